@@ -1,0 +1,37 @@
+import { compile } from 'json-schema-to-typescript';
+import { HEADER } from './header.js';
+
+const ANNOTATIONS = new Set(['description', 'title', '$comment', 'default', 'examples']);
+
+/**
+ * jstt types an annotation-only schema (`{description}` = any value) as an object; mark those
+ * `tsType: unknown` in the copy handed to jstt. The emitted JSON schema itself is not touched.
+ */
+function markUnknowns(node: unknown): void {
+  if (Array.isArray(node)) { node.forEach(markUnknowns); return; }
+  if (!node || typeof node !== 'object') return;
+  const s = node as Record<string, unknown>;
+  for (const v of Object.values(s)) markUnknowns(v);
+  for (const key of ['properties', '$defs']) {
+    const group = s[key] as Record<string, Record<string, unknown>> | undefined;
+    if (!group) continue;
+    for (const child of Object.values(group)) {
+      if (child && typeof child === 'object' && Object.keys(child).every((k) => ANNOTATIONS.has(k))) child.tsType = 'unknown';
+    }
+  }
+}
+
+export async function genTypes(doc: Record<string, unknown>): Promise<string> {
+  const copy = structuredClone(doc);
+  markUnknowns(copy);
+  const ts = await compile(copy as never, 'ToolnormContract', {
+    bannerComment: '',
+    unreachableDefinitions: true,
+    additionalProperties: false,
+    strictIndexSignatures: false,
+    format: true,
+    style: { printWidth: 120, singleQuote: true },
+    declareExternallyReferenced: true,
+  });
+  return `${HEADER}/* eslint-disable */\n${ts}`;
+}

@@ -1,0 +1,47 @@
+// Precompiled ajv validators for the entry points, as ESM. ajv's standalone output still contains
+// `require()` for its runtime helpers even with `code.esm` (ajv #1976, #2209), so the calls are
+// rewritten to namespace imports; generation fails if any `require(` survives.
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+import { createRequire } from 'node:module';
+import { HEADER } from './header.js';
+
+const require = createRequire(import.meta.url);
+const draft7 = require('ajv/dist/refs/json-schema-draft-07.json');
+const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: unknown, refs: Record<string, string>) => string;
+
+export function ajvFor(doc: Record<string, unknown>, source = false) {
+  const ajv = new Ajv2019({
+    strict: true,
+    allErrors: false,
+    discriminator: true,
+    validateFormats: false,
+    inlineRefs: false,
+    code: source ? { source: true, esm: true, lines: false } : undefined,
+  });
+  ajv.addMetaSchema(draft7);
+  ajv.addSchema(doc);
+  return ajv;
+}
+
+export function genValidators(doc: Record<string, unknown>, entries: readonly string[]): { js: string; dts: string } {
+  const ajv = ajvFor(doc, true);
+  const id = doc.$id as string;
+  const refs = Object.fromEntries(entries.map((e) => [`validate${e}`, `${id}#/$defs/${e}`]));
+  let code: string = standaloneCode(ajv, refs);
+  const imports: string[] = [];
+  let n = 0;
+  code = code.replace(/const (\w+) = require\("([^"]+)"\)/g, (_m: string, name: string, mod: string) => {
+    const spec = mod.endsWith('.js') || mod.endsWith('.json') ? mod : `${mod}.js`;
+    imports.push(`import * as __ns${n} from ${JSON.stringify(spec)};`);
+    return `const ${name} = __interop(__ns${n++})`;
+  });
+  code = code.replace(/^"use strict";/, '');
+  if (code.includes('require(')) throw new Error('gen-validators: a require() call survived the ESM rewrite');
+  const interop = 'const __interop = (ns) => (ns.default && ns.default.__esModule ? ns.default : ns.default ?? ns);';
+  const js = `${HEADER}/* eslint-disable */\n${imports.join('\n')}\n${interop}\n${code.trim()}\n`;
+  const dts = `${HEADER}import type { ErrorObject } from 'ajv';\n\nexport interface CompiledValidator {\n  (data: unknown): boolean;\n  errors?: ErrorObject[] | null;\n}\n\n${entries
+    .map((e) => `export declare const validate${e}: CompiledValidator;`)
+    .join('\n')}\n`;
+  return { js, dts };
+}

@@ -1,0 +1,105 @@
+import { Type } from '@sinclair/typebox';
+import { NonEmpty, OneOf, StringEnum, def } from './helpers.js';
+import { ToolKind } from './kind.js';
+import { ToolState } from './state.js';
+import { ToolError } from './error.js';
+import { ToolTiming } from './timing.js';
+import { ToolMetadata } from './metadata.js';
+
+// A strict subset of ACP v1 (`@agentclientprotocol/sdk` schema/v1) for the frames toolnorm emits.
+// The official schema allows custom root fields and SDK clients silently strip or blank invalid
+// values, so our own schema closes every object we emit and keeps extras under `_meta.toolnorm`.
+
+export const ACP_TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
+
+export const AcpToolKind = def('AcpToolKind', StringEnum(ACP_TOOL_KINDS, { description: 'ACP v1 ToolKind: exactly the ten values of the official schema.' }));
+
+export const AcpToolCallStatus = def('AcpToolCallStatus', StringEnum(['pending', 'in_progress', 'completed', 'failed'] as const, {
+  description: 'ACP v1 ToolCallStatus. v1 has no cancelled: cancellations are failed, with the reason in _meta.toolnorm.error.',
+}));
+
+const MetaOpen = Type.Optional(Type.Object({}, { additionalProperties: true, description: 'ACP extension point.' }));
+
+export const AcpContentBlock = def('AcpContentBlock', OneOf('type', [
+  Type.Object({ type: Type.Literal('text', { description: 'Block type.' }), text: Type.String({ description: 'Text.' }), _meta: MetaOpen }, { additionalProperties: false, description: 'Text content.' }),
+  Type.Object({
+    type: Type.Literal('image', { description: 'Block type.' }),
+    data: Type.String({ description: 'Base64 image data.' }),
+    mimeType: NonEmpty('Media type.'),
+    uri: Type.Optional(Type.String({ description: 'Where the image came from.' })),
+    _meta: MetaOpen,
+  }, { additionalProperties: false, description: 'Image content.' }),
+  Type.Object({
+    type: Type.Literal('resource_link', { description: 'Block type.' }),
+    uri: NonEmpty('Resource URI.'),
+    name: NonEmpty('Resource name.'),
+    mimeType: Type.Optional(Type.String({ description: 'Media type.' })),
+    size: Type.Optional(Type.Integer({ minimum: 0, description: 'Size in bytes.' })),
+    _meta: MetaOpen,
+  }, { additionalProperties: false, description: 'A link to a resource.' }),
+], { description: 'The ACP ContentBlock variants toolnorm emits inside tool call content.' }));
+
+export const AcpToolCallContent = def('AcpToolCallContent', OneOf('type', [
+  Type.Object({ type: Type.Literal('content', { description: 'Content type.' }), content: AcpContentBlock, _meta: MetaOpen }, { additionalProperties: false, description: 'A wrapped content block.' }),
+  Type.Object({
+    type: Type.Literal('diff', { description: 'Content type.' }),
+    path: NonEmpty('Absolute path of the file.'),
+    oldText: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Text before; null only for a true creation.' })),
+    newText: Type.String({ description: 'Text after.' }),
+    _meta: MetaOpen,
+  }, { additionalProperties: false, description: 'A file diff.' }),
+  Type.Object({ type: Type.Literal('terminal', { description: 'Content type.' }), terminalId: NonEmpty('Terminal id.'), _meta: MetaOpen }, { additionalProperties: false, description: 'A terminal reference.' }),
+], { description: 'ACP ToolCallContent. An update replaces the whole list.' }));
+
+export const AcpToolCallLocation = def('AcpToolCallLocation', Type.Object({
+  path: NonEmpty('Absolute file path.'),
+  line: Type.Optional(Type.Integer({ minimum: 1, description: '1-based line.' })),
+}, { additionalProperties: false, description: 'A file location the call touches, for follow-along.' }));
+
+export const AcpToolnormMeta = def('AcpToolnormMeta', Type.Object({
+  toolName: Type.Optional(NonEmpty('Canonical tool name (also in the root `name`, which older clients drop).')),
+  kind: Type.Optional(ToolKind),
+  state: Type.Optional(ToolState),
+  title: Type.Optional(NonEmpty('Our title, kept so decoding is exact even if a client rewrites the ACP title.')),
+  input: Type.Optional(Type.Unknown({ description: 'Part input when it differs from rawInput.' })),
+  output: Type.Optional(Type.Unknown({ description: 'Part output when it differs from rawOutput (full output when content is compressed).' })),
+  error: Type.Optional(ToolError),
+  timing: Type.Optional(ToolTiming),
+  metadata: Type.Optional(ToolMetadata),
+}, { additionalProperties: false, description: 'Everything ACP has no field for, under `_meta.toolnorm`. On updates only the changed keys are present.' }));
+
+const AcpMeta = Type.Object({ toolnorm: Type.Optional(AcpToolnormMeta) }, { additionalProperties: true, description: 'ACP `_meta`; toolnorm\'s data is under the `toolnorm` key.' });
+
+const common = {
+  toolCallId: NonEmpty('The part id.'),
+  content: Type.Optional(Type.Array(AcpToolCallContent, { description: 'Replaces the content collection.' })),
+  locations: Type.Optional(Type.Array(AcpToolCallLocation, { description: 'Replaces the locations collection.' })),
+  rawInput: Type.Optional(Type.Unknown({ description: 'The part input.' })),
+  rawOutput: Type.Optional(Type.Unknown({ description: 'The part output or error.' })),
+};
+
+export const AcpToolCall = def('AcpToolCall', Type.Object({
+  sessionUpdate: Type.Literal('tool_call', { description: 'Update type.' }),
+  ...common,
+  title: NonEmpty('Never empty.'),
+  name: NonEmpty('Programmatic tool name; always set.'),
+  kind: AcpToolKind,
+  status: AcpToolCallStatus,
+  _meta: AcpMeta,
+}, { additionalProperties: false, description: 'The first frame of a tool call.' }));
+
+export const AcpToolCallUpdate = def('AcpToolCallUpdate', Type.Object({
+  sessionUpdate: Type.Literal('tool_call_update', { description: 'Update type.' }),
+  ...common,
+  title: Type.Optional(NonEmpty('Replacement title.')),
+  name: Type.Optional(NonEmpty('Replacement name.')),
+  kind: Type.Optional(AcpToolKind),
+  status: Type.Optional(AcpToolCallStatus),
+  _meta: Type.Optional(AcpMeta),
+}, { additionalProperties: false, description: 'A later frame carrying only what changed.' }));
+
+export const AcpSessionUpdateParams = def('AcpSessionUpdateParams', Type.Object({
+  sessionId: NonEmpty('ACP session id.'),
+  update: OneOf('sessionUpdate', [AcpToolCall, AcpToolCallUpdate], { description: 'The tool call update.' }),
+  _meta: MetaOpen,
+}, { additionalProperties: false, description: 'Params of an ACP v1 `session/update` notification as toolnorm emits it.' }));

@@ -1,0 +1,81 @@
+import { Type } from '@sinclair/typebox';
+import { Count, EpochMs, NonEmpty, StringEnum, def } from './helpers.js';
+import { ToolError } from './error.js';
+
+export const TIERS = ['observe', 'workspace', 'execute', 'network', 'privileged'] as const;
+
+export const Tier = def('Tier', StringEnum(TIERS, {
+  description:
+    'Ordered permission tiers, lowest first. observe: reads only. workspace: writes inside writable roots. execute: runs commands. network: reaches other hosts. privileged: anything else, such as writes outside the roots. A session policy names the highest tier it allows.',
+}));
+
+export const PARAM_ROLES = ['PATH', 'SOURCE_PATH', 'EXEC_COMMAND', 'NETWORK_TARGET'] as const;
+
+export const ParamRole = def('ParamRole', StringEnum(PARAM_ROLES, {
+  description:
+    'Semantic role of a tool parameter; policy gates dispatch on roles, never on tool names. PATH: the path a call acts on or mutates. SOURCE_PATH: a path only read from while acting on another target. EXEC_COMMAND: a command line to run. NETWORK_TARGET: a URL or host to reach.',
+}));
+
+export const ValidationIssue = def('ValidationIssue', Type.Object({
+  path: Type.String({ description: 'JSON pointer of the offending parameter; empty for the whole input.' }),
+  message: NonEmpty('What is wrong.'),
+  keyword: Type.Optional(Type.String({ description: 'The JSON Schema keyword that failed, when schema validation found it.' })),
+}, { additionalProperties: false, description: 'One reason a tool input was rejected before execution.' }));
+
+export const ValidationResult = def('ValidationResult', Type.Object({
+  valid: Type.Boolean({ description: 'True when the input may be executed.' }),
+  issues: Type.Array(ValidationIssue, { description: 'Why the input is invalid; empty when valid.' }),
+}, { additionalProperties: false, description: 'Result of pre-execution parameter validation: the params schema first, then the tool\'s own check.' }));
+
+export const PolicyDecision = def('PolicyDecision', StringEnum(['allow', 'deny'] as const, {
+  description: 'Outcome of a policy check.',
+}));
+
+export const PolicyCheck = def('PolicyCheck', Type.Object({
+  gate: StringEnum(['tier', 'PATH', 'SOURCE_PATH', 'EXEC_COMMAND', 'NETWORK_TARGET'] as const, { description: 'Which gate decided: the tier gate or a parameter-role gate.' }),
+  param: Type.Optional(Type.String({ description: 'JSON pointer of the parameter that was checked, for role gates.' })),
+  value: Type.Optional(Type.String({ description: 'The parameter value as given.' })),
+  resolved: Type.Optional(Type.String({ description: 'The value after normalization: for paths, the ToolPath-resolved absolute path that execution will use.' })),
+  decision: PolicyDecision,
+  reason: NonEmpty('Why, in words a person can act on.'),
+}, { additionalProperties: false, description: 'One gate\'s decision on one tool call.' }));
+
+export const ToolCallAssessmentRecord = def('ToolCallAssessmentRecord', Type.Object({
+  tool: NonEmpty('Registered tool name.'),
+  tier: Tier,
+  maxTier: Tier,
+  decision: PolicyDecision,
+  checks: Type.Array(PolicyCheck, { description: 'Every gate that ran, in order.' }),
+  reasons: Type.Array(Type.String({ minLength: 1 }), { description: 'Reasons of the deny checks; empty when allowed.' }),
+}, { additionalProperties: false, description: 'The policy assessment of one tool call, recorded before it runs.' }));
+
+export const FileDigest = def('FileDigest', Type.Object({
+  size: Count('File size in bytes.'),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the content, hex.' }),
+}, { additionalProperties: false, description: 'Size and hash of a file at one moment.' }));
+
+export const FileMutationRecord = def('FileMutationRecord', Type.Object({
+  path: NonEmpty('Absolute, ToolPath-resolved path.'),
+  operation: StringEnum(['create', 'modify', 'delete', 'unchanged'] as const, { description: 'What happened to the file.' }),
+  before: Type.Union([FileDigest, Type.Null()], { description: 'The file before the call; null when it did not exist.' }),
+  after: Type.Union([FileDigest, Type.Null()], { description: 'The file after the call; null when it does not exist.' }),
+}, { additionalProperties: false, description: 'A file side effect of a FileAffectingTool call.' }));
+
+export const ToolInvocationStatus = def('ToolInvocationStatus', StringEnum(
+  ['started', 'running', 'succeeded', 'failed', 'denied'] as const,
+  { description: 'Executor view of a call: denied calls never ran; failed includes timeouts and cancellations (see error.code).' },
+));
+
+export const ToolInvocationRecord = def('ToolInvocationRecord', Type.Object({
+  partId: NonEmpty('Part id of the call.'),
+  sessionId: NonEmpty('Session the call belongs to.'),
+  tool: NonEmpty('Registered tool name.'),
+  status: ToolInvocationStatus,
+  input: Type.Unknown({ description: 'Input as requested.' }),
+  startedAt: EpochMs('When the call was requested, epoch ms.'),
+  completedAt: Type.Optional(EpochMs('When it ended, epoch ms.')),
+  elapsedMs: Type.Optional(Type.Number({ minimum: 0, description: 'Duration in milliseconds.' })),
+  error: Type.Optional(ToolError),
+  assessment: Type.Optional(ToolCallAssessmentRecord),
+  mutations: Type.Array(FileMutationRecord, { description: 'File side effects, in order.' }),
+}, { additionalProperties: false, description: 'History record of one executor call, projected from its events.' }));

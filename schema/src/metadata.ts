@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { Count, NonEmpty, def } from './helpers.js';
+import { Provider } from './kind.js';
+import { CompressionRecord } from './compression.js';
+import { ToolCallAssessmentRecord } from './executor.js';
+
+export const TruncationNote = def('TruncationNote', Type.Object({
+  path: Type.String({ description: 'JSON pointer, inside the part or event, of the value that was replaced.' }),
+  originalBytes: Count('Serialized size of the value that was replaced.'),
+  reason: Type.Optional(Type.String({ description: 'Why it was replaced, e.g. the metadata budget or base64 data moved out.' })),
+}, { additionalProperties: false, description: 'Records a value that the metadata budget replaced by a size marker (spec rule 9).' }));
+
+export const McpRef = def('McpRef', Type.Object({
+  server: NonEmpty('MCP server name as configured.'),
+  tool: NonEmpty('Tool name on that server.'),
+}, { additionalProperties: false, description: 'The MCP server and tool behind a part.' }));
+
+export const ToolMetadata = def('ToolMetadata', Type.Object({
+  provider: Type.Optional(Provider),
+  rawType: Type.Optional(Type.String({ description: 'The provider\'s raw item or tool type, e.g. `commandExecution`, `tool_use:Bash`.' })),
+  mcp: Type.Optional(McpRef),
+  parentId: Type.Optional(Type.String({ minLength: 1, description: 'Part id of the subagent call (Task, collab agent, task tool) this part ran under.' })),
+  childSessionId: Type.Optional(Type.String({ minLength: 1, description: 'Session or thread id of the subagent a subagent part spawned.' })),
+  task: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Subagent task detail from the provider (task id, status, progress, usage).' })),
+  action: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Codex web-search action (`type`, `query`, `url`, `pattern`).' })),
+  exitCode: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Exit status of a command; null when it was killed before exiting.' })),
+  truncated: Type.Optional(Type.Array(TruncationNote, { description: 'Values replaced under the metadata budget.' })),
+  approval: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Approval request and decision, when the provider asked.' })),
+  compression: Type.Optional(CompressionRecord),
+  assessment: Type.Optional(ToolCallAssessmentRecord),
+}, { additionalProperties: true, description: 'Provider detail the UI may use later. Well-known keys are declared; any other key is allowed.' }));

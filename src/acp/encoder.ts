@@ -1,0 +1,186 @@
+// NormalizedToolPart / PartRecord → ACP v1 `session/update` params. The first frame of a call is
+// `tool_call` with everything; later frames are `tool_call_update` with only what changed.
+// Everything ACP has no field for rides under `_meta.toolnorm`, so our own frames decode back to
+// the same part. Streamed output is sent as throttled tail snapshots, never whole on every delta.
+import type { AcpSessionUpdateParams, AcpToolCall, AcpToolCallUpdate, AcpToolnormMeta, NormalizedToolPart } from '../contract/index.js';
+import { projectPart, type OutputView } from '../events/projector.js';
+import type { PartRecord } from '../events/state.js';
+import { contentOf, locationsOf } from './content.js';
+import { ACP_STATUS_OF, acpKindOf } from './kinds.js';
+
+export type AcpFrame = AcpSessionUpdateParams;
+
+export interface AcpEncoderOptions {
+  /** `compressed` sends a compressed summary where one exists (default `full`). */
+  output?: OutputView;
+  /** Makes relative input paths absolute for `locations` and diffs. */
+  cwd?: string;
+  /** Characters of streamed output in one progress snapshot (default 8 KiB). */
+  snapshotChars?: number;
+  /** Minimum new streamed bytes between two snapshots (default 16 KiB)… */
+  snapshotEveryBytes?: number;
+  /** …or minimum time between two snapshots, by event time (default 1 s). */
+  snapshotEveryMs?: number;
+}
+
+/** The complete ACP view of a part; frames are diffs between consecutive views. */
+interface View {
+  title: string;
+  name: string;
+  kind: AcpToolCall['kind'];
+  status: AcpToolCall['status'];
+  content?: AcpToolCall['content'];
+  locations?: AcpToolCall['locations'];
+  rawInput: unknown;
+  rawOutput?: unknown;
+  meta: AcpToolnormMeta;
+}
+
+interface Sent {
+  view: View;
+  keys: Record<string, string>;
+  snapshotBytes: number;
+  snapshotAt: number;
+}
+
+const key = (v: unknown) => (v === undefined ? '\u0000undefined' : JSON.stringify(v));
+
+const META_KEYS = ['toolName', 'kind', 'state', 'title', 'output', 'error', 'timing', 'metadata'] as const;
+
+export class AcpEncoder {
+  private readonly sent = new Map<string, Sent>();
+  private readonly opts: Required<Omit<AcpEncoderOptions, 'cwd'>> & { cwd?: string };
+
+  constructor(options: AcpEncoderOptions = {}) {
+    this.opts = {
+      output: options.output ?? 'full',
+      cwd: options.cwd,
+      snapshotChars: options.snapshotChars ?? 8 * 1024,
+      snapshotEveryBytes: options.snapshotEveryBytes ?? 16 * 1024,
+      snapshotEveryMs: options.snapshotEveryMs ?? 1000,
+    };
+  }
+
+  private view(part: NormalizedToolPart, streamedTail?: string): View {
+    const meta: AcpToolnormMeta = { toolName: part.name, kind: part.kind, state: part.state, title: part.title };
+    if (part.state === 'error') meta.error = part.error;
+    if (part.timing) meta.timing = part.timing;
+    if (part.metadata) meta.metadata = part.metadata;
+    const view: View = {
+      title: part.title,
+      name: part.name,
+      kind: acpKindOf(part.kind, part.name),
+      status: ACP_STATUS_OF[part.state],
+      content: contentOf(part, streamedTail, this.opts.cwd ?? cwdOf(part)),
+      locations: locationsOf(part, this.opts.cwd ?? cwdOf(part)),
+      rawInput: part.input,
+      meta,
+    };
+    if (part.state === 'complete' && 'output' in part) view.rawOutput = part.output;
+    if (part.state === 'error') view.rawOutput = { error: part.error };
+    return view;
+  }
+
+  private first(sessionId: string, part: NormalizedToolPart, v: View): AcpFrame {
+    const update: AcpToolCall = {
+      sessionUpdate: 'tool_call',
+      toolCallId: part.id,
+      title: v.title,
+      name: v.name,
+      kind: v.kind,
+      status: v.status,
+      rawInput: v.rawInput,
+      _meta: { toolnorm: v.meta },
+    };
+    if (v.content) update.content = v.content;
+    if (v.locations) update.locations = v.locations;
+    if (v.rawOutput !== undefined) update.rawOutput = v.rawOutput;
+    return { sessionId, update };
+  }
+
+  private keysOf(v: View): Record<string, string> {
+    const keys: Record<string, string> = {
+      title: v.title, name: v.name, kind: v.kind, status: v.status,
+      content: key(v.content), locations: key(v.locations), rawInput: key(v.rawInput), rawOutput: key(v.rawOutput),
+    };
+    for (const k of META_KEYS) keys[`meta.${k}`] = key(v.meta[k]);
+    return keys;
+  }
+
+  private delta(sessionId: string, id: string, prev: Record<string, string>, v: View, next: Record<string, string>): AcpFrame | undefined {
+    const update: AcpToolCallUpdate = { sessionUpdate: 'tool_call_update', toolCallId: id };
+    let changed = false;
+    for (const f of ['title', 'name', 'kind', 'status'] as const) {
+      if (prev[f] !== next[f]) { (update as unknown as Record<string, unknown>)[f] = v[f]; changed = true; }
+    }
+    // ACP replaces content and locations wholesale, so a changed list is resent whole.
+    if (prev.content !== next.content) { update.content = v.content ?? []; changed = true; }
+    if (prev.locations !== next.locations) { update.locations = v.locations ?? []; changed = true; }
+    if (prev.rawInput !== next.rawInput) { update.rawInput = v.rawInput; changed = true; }
+    if (prev.rawOutput !== next.rawOutput && v.rawOutput !== undefined) { update.rawOutput = v.rawOutput; changed = true; }
+    const meta: AcpToolnormMeta = {};
+    for (const k of META_KEYS) {
+      if (prev[`meta.${k}`] !== next[`meta.${k}`] && v.meta[k] !== undefined) (meta as Record<string, unknown>)[k] = v.meta[k];
+    }
+    if (Object.keys(meta).length) { update._meta = { toolnorm: meta }; changed = true; }
+    return changed ? { sessionId, update } : undefined;
+  }
+
+  /** Frames for a part that just changed (streaming use: call after every reduced event). */
+  onPart(sessionId: string, record: PartRecord): AcpFrame[] {
+    const part = projectPart(record, { output: this.opts.output });
+    const prev = this.sent.get(record.id);
+    let tail: string | undefined;
+    let snapshotBytes = prev?.snapshotBytes ?? 0;
+    let snapshotAt = prev?.snapshotAt ?? record.startedAt;
+    if (record.streamed && (part.state === 'running' || part.state === 'started')) {
+      const due = !prev?.keys || snapshotBytes === 0 || record.streamed.bytes - snapshotBytes >= this.opts.snapshotEveryBytes || record.lastAt - snapshotAt >= this.opts.snapshotEveryMs;
+      if (due) {
+        tail = record.streamed.tail.slice(-this.opts.snapshotChars);
+        snapshotBytes = record.streamed.bytes;
+        snapshotAt = record.lastAt;
+      } else {
+        // Not due: keep showing the previous snapshot rather than re-sending.
+        tail = prev ? undefined : record.streamed.tail.slice(-this.opts.snapshotChars);
+      }
+    }
+    const v = this.view(part, tail);
+    if (tail === undefined && prev && (part.state === 'running' || part.state === 'started')) v.content = prev.view.content;
+    const keys = this.keysOf(v);
+    this.sent.set(record.id, { view: v, keys, snapshotBytes, snapshotAt });
+    if (!prev) return [this.first(sessionId, part, v)];
+    const frame = this.delta(sessionId, record.id, prev.keys, v, keys);
+    return frame ? [frame] : [];
+  }
+
+  /** Forget a part that is final (its last frame was already sent by `onPart`). */
+  finish(_sessionId: string, record: PartRecord): AcpFrame[] {
+    this.sent.delete(record.id);
+    return [];
+  }
+
+  /**
+   * Frames for a finished part in one go: `tool_call` with its identity and input, then one
+   * `tool_call_update` with the outcome when the part is past `started`.
+   */
+  encodePart(sessionId: string, part: NormalizedToolPart): AcpFrame[] {
+    const startedView = this.view({ id: part.id, name: part.name, kind: part.kind, title: part.title, input: part.input, state: 'started', ...(part.timing ? { timing: { startedAt: part.timing.startedAt } } : {}), ...(part.metadata ? { metadata: part.metadata } : {}) } as NormalizedToolPart);
+    if (part.timing?.startedAt === undefined) delete startedView.meta.timing;
+    const frames = [this.first(sessionId, part, startedView)];
+    const v = this.view(part);
+    const d = this.delta(sessionId, part.id, this.keysOf(startedView), v, this.keysOf(v));
+    if (d) frames.push(d);
+    return frames;
+  }
+}
+
+function cwdOf(part: NormalizedToolPart): string | undefined {
+  const cwd = (part.metadata as Record<string, unknown> | undefined)?.cwd;
+  return typeof cwd === 'string' ? cwd : undefined;
+}
+
+/** Stateless helper: every frame for a list of parts of one session. */
+export function encodeParts(sessionId: string, parts: readonly NormalizedToolPart[], options: AcpEncoderOptions = {}): AcpFrame[] {
+  const encoder = new AcpEncoder(options);
+  return parts.flatMap((p) => encoder.encodePart(sessionId, p));
+}

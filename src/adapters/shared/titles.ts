@@ -1,0 +1,48 @@
+// Title helpers shared by every adapter's tool table: titles are action text a person reads.
+import { isAbsolute, relative } from 'node:path/posix';
+
+/** First line of a command, at most `max` characters (an ellipsis marks a cut). */
+export function commandTitle(command: string, max = 80): string {
+  const first = command.trim().split(/\r?\n/, 1)[0] ?? '';
+  const oneLine = first.trim();
+  const cut = [...oneLine];
+  return cut.length > max ? `${cut.slice(0, max - 1).join('')}…` : oneLine;
+}
+
+/** A path as a person wants to read it: relative to the session cwd when inside it. */
+export function displayPath(path: string, cwd?: string): string {
+  if (!cwd || !isAbsolute(path) || !isAbsolute(cwd)) return path;
+  const rel = relative(cwd, path);
+  if (rel === '') return '.';
+  return rel.startsWith('..') ? path : rel;
+}
+
+/** `host` of a URL, without `www.`; the input itself when it is not a URL. */
+export function domainOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return url;
+  }
+}
+
+/** snake_case / camelCase / kebab-case words, lower-cased, for a humane fallback title. */
+export function words(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+export const capitalize = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
+
+/** A non-empty single-line string, or undefined (multi-line or blank provider titles are not used as is). */
+export function usableTitle(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const t = value.trim();
+  if (!t || t.includes('\n')) return undefined;
+  return t;
+}
+
+export const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);

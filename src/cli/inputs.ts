@@ -1,0 +1,49 @@
+// Resolves the command line's FILE... into readable inputs: files, directories (expanded, with
+// the top-level files before those in subfolders, so a session precedes its subagent files) and `-`.
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+
+export interface Input {
+  /** As the user named it (or relative to the named directory), never an absolute machine path. */
+  name: string;
+  size?: number;
+  open(): Readable;
+}
+
+function expandDir(dir: string, shown: string): Input[] {
+  const files: Input[] = [];
+  const subdirs: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name.startsWith('.')) continue;
+    if (entry.isDirectory()) subdirs.push(entry.name);
+    else if (entry.isFile()) files.push(fileInput(join(dir, entry.name), join(shown, entry.name)));
+  }
+  for (const sub of subdirs) files.push(...expandDir(join(dir, sub), join(shown, sub)));
+  return files;
+}
+
+function fileInput(path: string, shown: string): Input {
+  return { name: shown, size: statSync(path).size, open: () => createReadStream(path) };
+}
+
+/** Throws an Error naming the path and reason when an input cannot be read. */
+export function resolveInputs(args: readonly string[], cwd: string, stdin: Readable): Input[] {
+  const inputs: Input[] = [];
+  for (const arg of args) {
+    if (arg === '-') {
+      inputs.push({ name: '-', open: () => stdin });
+      continue;
+    }
+    const path = resolve(cwd, arg);
+    let stat;
+    try {
+      stat = statSync(path);
+    } catch (err) {
+      throw new Error(`cannot read ${arg}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`);
+    }
+    if (stat.isDirectory()) inputs.push(...expandDir(path, relative(cwd, path) || arg));
+    else inputs.push(fileInput(path, arg));
+  }
+  return inputs;
+}

@@ -1,0 +1,59 @@
+// Spec rule 9: parts and events keep no giant raw provider blobs. Metadata over the budget has its
+// largest blobs replaced by a size marker, and `metadata.truncated` says what went and how big it was.
+import type { ToolMetadata, TruncationNote } from '../contract/index.js';
+
+export const DEFAULT_METADATA_LIMIT = 16 * 1024;
+
+/** Keys the contract gives a fixed shape; they are small by construction and never replaced. */
+const PROTECTED = new Set(['provider', 'rawType', 'mcp', 'parentId', 'childSessionId', 'exitCode', 'truncated', 'compression', 'assessment']);
+
+export const byteSize = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+
+/** The marker left where a value was: same JSON type family, so shape-checking consumers still parse it. */
+export function omittedMarker(original: unknown, bytes: number): unknown {
+  return typeof original === 'string' ? `[omitted by toolnorm: ${bytes} bytes]` : { omittedBytes: bytes };
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+/** Finds the blob inside `value`: follow the largest child while it dominates its parent. */
+function largestBlob(value: Container, path: string, size: number): { parent: Container; key: string | number; path: string; size: number } | undefined {
+  let best: { parent: Container; key: string | number; path: string; size: number } | undefined;
+  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  for (const [k, v] of entries) {
+    if (path === '' && typeof k === 'string' && PROTECTED.has(k)) continue;
+    const s = byteSize(v);
+    if (!best || s > best.size) best = { parent: value, key: k, path: `${path}/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`, size: s };
+  }
+  if (!best) return undefined;
+  const child = best.parent[best.key as never] as unknown;
+  if (child && typeof child === 'object' && best.size * 2 > size) {
+    const deeper = largestBlob(child as Container, best.path, best.size);
+    if (deeper && deeper.size * 2 > best.size) return deeper;
+  }
+  return best;
+}
+
+export interface BudgetResult { metadata: ToolMetadata; truncated: TruncationNote[] }
+
+/**
+ * Returns metadata that fits `limit` serialized bytes (or is as small as the protected keys allow).
+ * The input is never mutated.
+ */
+export function applyMetadataBudget(metadata: ToolMetadata, limit = DEFAULT_METADATA_LIMIT, pathPrefix = '/metadata'): BudgetResult {
+  let size = byteSize(metadata);
+  if (size <= limit) return { metadata, truncated: [] };
+  const copy = structuredClone(metadata) as Record<string, unknown>;
+  const notes: TruncationNote[] = [];
+  for (let guard = 0; size > limit && guard < 1000; guard++) {
+    const blob = largestBlob(copy, '', size);
+    if (!blob || blob.size < 64) break;
+    const original = blob.parent[blob.key as never] as unknown;
+    (blob.parent as Record<string | number, unknown>)[blob.key] = omittedMarker(original, blob.size);
+    notes.push({ path: `${pathPrefix}${blob.path}`, originalBytes: blob.size, reason: `metadata budget of ${limit} bytes` });
+    size = byteSize(copy);
+  }
+  const prior = Array.isArray(copy.truncated) ? (copy.truncated as TruncationNote[]) : [];
+  copy.truncated = [...prior, ...notes];
+  return { metadata: copy as ToolMetadata, truncated: notes };
+}

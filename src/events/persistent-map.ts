@@ -1,0 +1,138 @@
+// A small persistent (immutable, structurally shared) hash map: a hash array mapped trie with
+// 32-way branching. The reducer is pure, so each event returns a new session state; copying a
+// plain Map per event would make replay quadratic in the number of parts.
+
+const BITS = 5;
+const WIDTH = 1 << BITS;
+const MASK = WIDTH - 1;
+
+function hash(key: string): number {
+  // FNV-1a, 32 bit.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+type Leaf<V> = { k: string; v: V; h: number };
+type Collision<V> = { c: Leaf<V>[]; h: number };
+type Branch<V> = { b: number; n: Node<V>[] };
+type Node<V> = Leaf<V> | Collision<V> | Branch<V>;
+
+const popcount = (x: number) => {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+};
+
+function isBranch<V>(n: Node<V>): n is Branch<V> { return 'b' in n; }
+function isCollision<V>(n: Node<V>): n is Collision<V> { return 'c' in n; }
+
+function get<V>(node: Node<V> | undefined, key: string, h: number, shift: number): V | undefined {
+  while (node) {
+    if (isBranch(node)) {
+      const bit = 1 << ((h >>> shift) & MASK);
+      if (!(node.b & bit)) return undefined;
+      node = node.n[popcount(node.b & (bit - 1))];
+      shift += BITS;
+    } else if (isCollision(node)) {
+      return node.h === h ? node.c.find((l) => l.k === key)?.v : undefined;
+    } else {
+      return node.k === key ? node.v : undefined;
+    }
+  }
+  return undefined;
+}
+
+function merge<V>(a: Leaf<V> | Collision<V>, b: Leaf<V>, shift: number): Node<V> {
+  if (a.h === b.h) {
+    const leaves = isCollision(a) ? [...a.c, b] : [a as Leaf<V>, b];
+    return { c: leaves, h: a.h };
+  }
+  if (shift >= 32) return { c: [...(isCollision(a) ? a.c : [a as Leaf<V>]), b], h: a.h };
+  const ia = (a.h >>> shift) & MASK;
+  const ib = (b.h >>> shift) & MASK;
+  if (ia === ib) return { b: 1 << ia, n: [merge(a, b, shift + BITS)] };
+  return ia < ib ? { b: (1 << ia) | (1 << ib), n: [a, b] } : { b: (1 << ia) | (1 << ib), n: [b, a] };
+}
+
+function set<V>(node: Node<V> | undefined, leaf: Leaf<V>, shift: number): Node<V> {
+  if (!node) return leaf;
+  if (isBranch(node)) {
+    const bit = 1 << ((leaf.h >>> shift) & MASK);
+    const idx = popcount(node.b & (bit - 1));
+    const n = node.n.slice();
+    if (node.b & bit) n[idx] = set(n[idx], leaf, shift + BITS);
+    else n.splice(idx, 0, leaf);
+    return { b: node.b | bit, n };
+  }
+  if (isCollision(node)) {
+    if (node.h === leaf.h) {
+      const i = node.c.findIndex((l) => l.k === leaf.k);
+      const c = node.c.slice();
+      if (i >= 0) c[i] = leaf; else c.push(leaf);
+      return { c, h: node.h };
+    }
+    return merge(node, leaf, shift);
+  }
+  if (node.k === leaf.k) return leaf;
+  return merge(node, leaf, shift);
+}
+
+function remove<V>(node: Node<V> | undefined, key: string, h: number, shift: number): Node<V> | undefined {
+  if (!node) return undefined;
+  if (isBranch(node)) {
+    const bit = 1 << ((h >>> shift) & MASK);
+    if (!(node.b & bit)) return node;
+    const idx = popcount(node.b & (bit - 1));
+    const child = remove(node.n[idx], key, h, shift + BITS);
+    if (child === node.n[idx]) return node;
+    const n = node.n.slice();
+    if (child) { n[idx] = child; return { b: node.b, n }; }
+    n.splice(idx, 1);
+    const b = node.b & ~bit;
+    if (n.length === 0) return undefined;
+    if (n.length === 1 && !isBranch(n[0]!)) return n[0];
+    return { b, n };
+  }
+  if (isCollision(node)) {
+    const c = node.c.filter((l) => l.k !== key);
+    if (c.length === node.c.length) return node;
+    return c.length === 1 ? c[0] : { c, h: node.h };
+  }
+  return node.k === key ? undefined : node;
+}
+
+function* walk<V>(node: Node<V> | undefined): Generator<[string, V]> {
+  if (!node) return;
+  if (isBranch(node)) for (const n of node.n) yield* walk(n);
+  else if (isCollision(node)) for (const l of node.c) yield [l.k, l.v];
+  else yield [node.k, node.v];
+}
+
+export class PersistentMap<V> {
+  static empty<V>(): PersistentMap<V> { return new PersistentMap<V>(undefined, 0); }
+
+  private constructor(private readonly root: Node<V> | undefined, readonly size: number) {}
+
+  get(key: string): V | undefined { return get(this.root, key, hash(key), 0); }
+
+  has(key: string): boolean { return this.get(key) !== undefined; }
+
+  /** Returns a new map; `this` is unchanged. Values must not be `undefined`. */
+  set(key: string, value: V): PersistentMap<V> {
+    const existed = this.has(key);
+    return new PersistentMap(set(this.root, { k: key, v: value, h: hash(key) }, 0), existed ? this.size : this.size + 1);
+  }
+
+  delete(key: string): PersistentMap<V> {
+    if (!this.has(key)) return this;
+    return new PersistentMap(remove(this.root, key, hash(key), 0), this.size - 1);
+  }
+
+  *entries(): Generator<[string, V]> { yield* walk(this.root); }
+
+  *values(): Generator<V> { for (const [, v] of walk(this.root)) yield v; }
+}

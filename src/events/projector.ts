@@ -1,0 +1,66 @@
+// Projects the aggregate into the contract shapes: NormalizedToolPart and ToolInvocationRecord.
+import type { NormalizedToolPart, ToolInvocationRecord, ToolInvocationStatus, ToolTiming } from '../contract/index.js';
+import { listToArray, type PartRecord, type ToolSessionState } from './state.js';
+
+export type OutputView = 'full' | 'compressed';
+
+export interface ProjectOptions {
+  /** `compressed` shows a compressed summary where one exists; the full output stays in the store. */
+  output?: OutputView;
+}
+
+export function timingOf(p: PartRecord): ToolTiming {
+  const timing: ToolTiming = { startedAt: p.startedAt };
+  if (p.completedAt !== undefined) timing.completedAt = p.completedAt;
+  if (p.elapsedMs !== undefined) timing.elapsedMs = p.elapsedMs;
+  else if (p.completedAt !== undefined) timing.elapsedMs = Math.max(0, p.completedAt - p.startedAt);
+  return timing;
+}
+
+export function projectPart(p: PartRecord, options: ProjectOptions = {}): NormalizedToolPart {
+  const common = { id: p.id, name: p.name, kind: p.kind, title: p.title, input: p.input, timing: timingOf(p), metadata: p.metadata };
+  switch (p.state) {
+    case 'complete': {
+      const useCompressed = options.output === 'compressed' && p.compressed;
+      const output = useCompressed ? p.compressed!.output : p.output;
+      return p.hasOutput || useCompressed ? { ...common, state: 'complete', output } : { ...common, state: 'complete' };
+    }
+    case 'error':
+      return { ...common, state: 'error', error: p.error ?? { message: 'failed without an error message', code: 'tool_error' } };
+    default:
+      return { ...common, state: p.state };
+  }
+}
+
+/** Records in first-seen order. */
+export function partRecords(state: ToolSessionState): PartRecord[] {
+  return [...state.parts.values()].sort((a, b) => a.index - b.index);
+}
+
+export function projectParts(state: ToolSessionState, options: ProjectOptions = {}): NormalizedToolPart[] {
+  return partRecords(state).map((p) => projectPart(p, options));
+}
+
+export const diagnosticsOf = (state: ToolSessionState) => listToArray(state.diagnostics);
+
+const STATUS: Record<PartRecord['state'], ToolInvocationStatus> = { started: 'started', running: 'running', complete: 'succeeded', error: 'failed' };
+
+/** The executor's history view of a part (core-tools spec: ToolInvocationRecord). */
+export function projectInvocation(p: PartRecord): ToolInvocationRecord {
+  const status: ToolInvocationStatus = p.state === 'error' && p.assessment?.decision === 'deny' ? 'denied' : STATUS[p.state];
+  const timing = timingOf(p);
+  const record: ToolInvocationRecord = {
+    partId: p.id,
+    sessionId: p.sessionId,
+    tool: p.name,
+    status,
+    input: p.input,
+    startedAt: p.startedAt,
+    mutations: [...p.mutations],
+  };
+  if (p.completedAt !== undefined) record.completedAt = p.completedAt;
+  if (timing.elapsedMs !== undefined && p.completedAt !== undefined) record.elapsedMs = timing.elapsedMs;
+  if (p.error) record.error = p.error;
+  if (p.assessment) record.assessment = p.assessment;
+  return record;
+}

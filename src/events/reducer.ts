@@ -1,0 +1,211 @@
+// The one pure reducer every stream goes through: provider adapters, the ACP decoder and the
+// executor all emit ToolEvents, and only this turns them into parts. It never mutates its input
+// and never throws on a valid event; anything odd becomes a diagnostic, never a silent drop.
+import type { Diagnostic, ToolEvent, ToolMetadata } from '../contract/index.js';
+import { DEFAULT_METADATA_LIMIT, applyMetadataBudget } from './budget.js';
+import { TERMINAL, type PartRecord, type ToolSessionState } from './state.js';
+
+export interface ReducerOptions {
+  /** Serialized-size limit of one part's metadata (default 16 KiB). */
+  metadataLimitBytes?: number;
+  /** How much streamed output a running part keeps (its tail), in characters (default 64 KiB). */
+  streamedTailChars?: number;
+}
+
+type EventOf<T extends ToolEvent['type']> = Extract<ToolEvent, { type: T }>;
+
+interface Ctx {
+  readonly opts: Required<ReducerOptions>;
+  readonly diagnostics: Diagnostic[];
+}
+
+type Handler<E extends ToolEvent> = (part: PartRecord, event: E, ctx: Ctx) => PartRecord;
+
+const withMetadata = (part: PartRecord, extra: ToolMetadata | undefined, ctx: Ctx): PartRecord => {
+  if (!extra || Object.keys(extra).length === 0) return part;
+  const merged: ToolMetadata = { ...part.metadata, ...extra };
+  if (part.metadata.truncated && extra.truncated) merged.truncated = [...part.metadata.truncated, ...extra.truncated];
+  return { ...part, metadata: applyMetadataBudget(merged, ctx.opts.metadataLimitBytes).metadata };
+};
+
+const isTerminal = (p: PartRecord) => TERMINAL.has(p.state);
+
+function parsePartialInput(buffer: string, previous: unknown): unknown {
+  try {
+    return JSON.parse(buffer);
+  } catch {
+    // Streaming JSON is rarely parseable mid-way; the last parseable input stands until it is.
+    return previous;
+  }
+}
+
+function late(part: PartRecord, event: ToolEvent, ctx: Ctx, why: string): PartRecord {
+  ctx.diagnostics.push({
+    severity: 'warning',
+    code: 'late_event',
+    message: `${event.type} for part ${part.id}, which is already ${part.state}: ${why}; the event is kept here and the part is unchanged`,
+    source: event.source,
+    partId: part.id,
+    excerpt: JSON.stringify(event).slice(0, 200),
+  });
+  return part;
+}
+
+/** One entry per event type: how it changes a part. The table is the whole lifecycle. */
+const HANDLERS: { [T in ToolEvent['type']]: Handler<EventOf<T>> } = {
+  'tool.started': (p, e, ctx) => {
+    if (isTerminal(p) && !p.orphan) return late(p, e, ctx, 'a terminal part cannot start again');
+    const refined: PartRecord = {
+      ...p,
+      name: e.name,
+      kind: e.kind,
+      title: e.title,
+      input: e.input !== undefined ? e.input : p.input,
+      orphan: false,
+      provider: e.source.provider,
+    };
+    return withMetadata(refined, e.metadata, ctx);
+  },
+  'tool.input.delta': (p, e, ctx) => {
+    if (isTerminal(p)) return late(p, e, ctx, 'input cannot stream after the call ended');
+    const inputBuffer = (p.inputBuffer ?? '') + e.delta;
+    return { ...p, inputBuffer, input: parsePartialInput(inputBuffer, p.input) };
+  },
+  'tool.updated': (p, e, ctx) => {
+    // Refinements never change state, so they are allowed on terminal parts too (e.g. a subagent's
+    // final task notification arriving after its result).
+    const next: PartRecord = {
+      ...p,
+      name: e.name ?? p.name,
+      kind: e.kind ?? p.kind,
+      title: e.title ?? p.title,
+      ...(e.input !== undefined ? { input: e.input, inputBuffer: undefined } : {}),
+    };
+    return withMetadata(next, e.metadata, ctx);
+  },
+  'tool.progress': (p, e, ctx) => {
+    if (isTerminal(p)) return late(p, e, ctx, 'progress after the end');
+    let streamed = p.streamed;
+    if (e.outputDelta) {
+      const tail = ((streamed?.tail ?? '') + e.outputDelta).slice(-ctx.opts.streamedTailChars);
+      streamed = { tail, bytes: (streamed?.bytes ?? 0) + Buffer.byteLength(e.outputDelta, 'utf8') };
+    }
+    const next: PartRecord = {
+      ...p,
+      state: 'running',
+      streamed,
+      progressMessage: e.message ?? p.progressMessage,
+      elapsedMs: e.elapsedMs ?? p.elapsedMs,
+    };
+    return withMetadata(next, e.metadata, ctx);
+  },
+  'tool.completed': (p, e, ctx) => {
+    if (isTerminal(p)) return late(p, e, ctx, 'a terminal state never changes');
+    const next: PartRecord = {
+      ...p,
+      state: 'complete',
+      output: e.output,
+      hasOutput: e.output !== undefined,
+      completedAt: e.at,
+      elapsedMs: e.elapsedMs ?? p.elapsedMs,
+      terminalSeq: e.seq,
+    };
+    return withMetadata(next, e.metadata, ctx);
+  },
+  'tool.failed': (p, e, ctx) => {
+    if (isTerminal(p)) return late(p, e, ctx, 'a terminal state never changes');
+    const next: PartRecord = {
+      ...p,
+      state: 'error',
+      error: e.error,
+      completedAt: e.at,
+      elapsedMs: e.elapsedMs ?? p.elapsedMs,
+      terminalSeq: e.seq,
+    };
+    return withMetadata(next, e.metadata, ctx);
+  },
+  'tool.output.compressed': (p, e, ctx) => {
+    if (p.state !== 'complete') {
+      ctx.diagnostics.push({
+        severity: 'warning',
+        code: 'compression_before_completion',
+        message: `tool.output.compressed for part ${p.id} in state ${p.state}; only completed output is compressed. The summary is kept but not shown`,
+        source: e.source,
+        partId: p.id,
+      });
+    }
+    return { ...p, compressed: { output: e.output, record: e.compression }, metadata: { ...p.metadata, compression: e.compression } };
+  },
+  'tool.file.mutated': (p, e) => ({ ...p, mutations: [...p.mutations, e.mutation] }),
+  'tool.policy.assessed': (p, e) => ({ ...p, assessment: e.assessment, metadata: { ...p.metadata, assessment: e.assessment } }),
+};
+
+function newPart(event: ToolEvent, index: number, ctx: Ctx): PartRecord {
+  const orphan = event.type !== 'tool.started';
+  if (orphan) {
+    ctx.diagnostics.push({
+      severity: 'warning',
+      code: 'unknown_part',
+      message: `${event.type} for part ${event.partId}, which was never started; a placeholder part was created so the event is not lost`,
+      source: event.source,
+      partId: event.partId,
+    });
+  }
+  return {
+    id: event.partId,
+    index,
+    sessionId: event.sessionId,
+    provider: event.source.provider,
+    name: 'unknown',
+    kind: 'unknown',
+    title: `Unknown tool call ${event.partId}`,
+    input: {},
+    state: 'started',
+    hasOutput: false,
+    startedAt: event.at,
+    metadata: { provider: event.source.provider },
+    mutations: [],
+    orphan,
+    lastAt: event.at,
+  };
+}
+
+export type Reducer = (state: ToolSessionState, event: ToolEvent) => ToolSessionState;
+
+export function createReducer(options: ReducerOptions = {}): Reducer {
+  const opts: Required<ReducerOptions> = {
+    metadataLimitBytes: options.metadataLimitBytes ?? DEFAULT_METADATA_LIMIT,
+    streamedTailChars: options.streamedTailChars ?? 64 * 1024,
+  };
+  return (state, event) => {
+    const ctx: Ctx = { opts, diagnostics: [] };
+    const existing = state.parts.get(event.partId);
+    const base = existing ?? newPart(event, state.nextIndex, ctx);
+    const handler = HANDLERS[event.type] as Handler<ToolEvent> | undefined;
+    let part = base;
+    if (handler) {
+      part = handler(base, event, ctx);
+    } else {
+      ctx.diagnostics.push({ severity: 'error', code: 'unknown_event', message: `unknown event type ${String((event as { type: unknown }).type)}`, source: event.source, partId: event.partId });
+    }
+    if (part !== base || !existing) part = { ...part, lastAt: Math.max(part.lastAt, event.at) };
+    let diagnostics = state.diagnostics;
+    for (const d of ctx.diagnostics) diagnostics = { head: d, tail: diagnostics };
+    return {
+      parts: part === existing ? state.parts : state.parts.set(part.id, part),
+      nextIndex: existing ? state.nextIndex : state.nextIndex + 1,
+      diagnostics,
+      diagnosticCount: state.diagnosticCount + ctx.diagnostics.length,
+      lastSeq: event.seq !== undefined && event.seq > state.lastSeq ? event.seq : state.lastSeq,
+      eventCount: state.eventCount + 1,
+    };
+  };
+}
+
+/** The reducer with default options. */
+export const reduce: Reducer = createReducer();
+
+export function reduceAll(events: Iterable<ToolEvent>, state: ToolSessionState, reducer: Reducer = reduce): ToolSessionState {
+  for (const e of events) state = reducer(state, e);
+  return state;
+}

@@ -1,0 +1,68 @@
+// ToolSessionState: the aggregate the core-tools spec calls "ToolState", renamed because
+// `ToolState` is the lifecycle enum of the wire contract (see DESIGN.md).
+import type {
+  CompressionRecord, Diagnostic, FileMutationRecord, Provider, ToolCallAssessmentRecord, ToolError, ToolKind, ToolMetadata, ToolState,
+} from '../contract/index.js';
+import { PersistentMap } from './persistent-map.js';
+
+/** Everything known about one part; the projector turns it into a NormalizedToolPart. */
+export interface PartRecord {
+  readonly id: string;
+  /** First-seen position within the session. */
+  readonly index: number;
+  readonly sessionId: string;
+  readonly provider: Provider;
+  readonly name: string;
+  readonly kind: ToolKind;
+  readonly title: string;
+  readonly input: unknown;
+  /** Accumulated `tool.input.delta` text; cleared when a full input arrives. */
+  readonly inputBuffer?: string;
+  readonly state: ToolState;
+  /** The full, original output. Compression never replaces it. */
+  readonly output?: unknown;
+  readonly hasOutput: boolean;
+  readonly error?: ToolError;
+  readonly startedAt: number;
+  readonly completedAt?: number;
+  /** Provider-reported duration, preferred over completedAt − startedAt. */
+  readonly elapsedMs?: number;
+  readonly metadata: ToolMetadata;
+  /** The last progress note. */
+  readonly progressMessage?: string;
+  /** Tail of streamed output (bounded) and the total bytes streamed. */
+  readonly streamed?: { readonly tail: string; readonly bytes: number };
+  readonly compressed?: { readonly output: unknown; readonly record: CompressionRecord };
+  readonly mutations: readonly FileMutationRecord[];
+  readonly assessment?: ToolCallAssessmentRecord;
+  /** Created by an event other than `tool.started` (e.g. a result before its call). */
+  readonly orphan: boolean;
+  /** Seq of the terminal event, when the events came from a store. */
+  readonly terminalSeq?: number;
+  readonly lastAt: number;
+}
+
+/** Immutable cons list: the reducer prepends without copying. */
+export type List<T> = { readonly head: T; readonly tail: List<T> } | null;
+
+export function listToArray<T>(list: List<T>): T[] {
+  const out: T[] = [];
+  for (let l = list; l; l = l.tail) out.push(l.head);
+  return out.reverse();
+}
+
+export interface ToolSessionState {
+  readonly parts: PersistentMap<PartRecord>;
+  readonly nextIndex: number;
+  readonly diagnostics: List<Diagnostic>;
+  readonly diagnosticCount: number;
+  /** Highest `seq` applied (0 before any stored event). */
+  readonly lastSeq: number;
+  readonly eventCount: number;
+}
+
+export const TERMINAL: ReadonlySet<ToolState> = new Set(['complete', 'error']);
+
+export function emptySessionState(): ToolSessionState {
+  return { parts: PersistentMap.empty(), nextIndex: 0, diagnostics: null, diagnosticCount: 0, lastSeq: 0, eventCount: 0 };
+}

@@ -1,0 +1,52 @@
+// Streams lines out of bytes with their 1-based number and byte offset, without holding more than
+// the current line in memory. Splitting happens on bytes, so offsets are exact for any UTF-8.
+import type { Readable } from 'node:stream';
+
+export interface Line {
+  text: string;
+  line: number;
+  offset: number;
+}
+
+const NL = 0x0a;
+const CR = 0x0d;
+
+export async function* readLines(stream: Readable | AsyncIterable<Buffer | string>, onBytes?: (n: number) => void): AsyncGenerator<Line> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let lineNo = 0;
+  let offset = 0;
+  const decode = (buf: Buffer, end: number) => {
+    const stop = end > 0 && buf[end - 1] === CR ? end - 1 : end;
+    return buf.toString('utf8', 0, stop);
+  };
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    onBytes?.(buf.length);
+    let start = 0;
+    let nl = buf.indexOf(NL, start);
+    while (nl !== -1) {
+      let lineBuf: Buffer;
+      if (pendingBytes) {
+        pending.push(buf.subarray(start, nl));
+        lineBuf = Buffer.concat(pending, pendingBytes + nl - start);
+        pending = [];
+        pendingBytes = 0;
+      } else {
+        lineBuf = buf.subarray(start, nl);
+      }
+      yield { text: decode(lineBuf, lineBuf.length), line: ++lineNo, offset };
+      offset += lineBuf.length + 1;
+      start = nl + 1;
+      nl = buf.indexOf(NL, start);
+    }
+    if (start < buf.length) {
+      pending.push(buf.subarray(start));
+      pendingBytes += buf.length - start;
+    }
+  }
+  if (pendingBytes) {
+    const lineBuf = Buffer.concat(pending, pendingBytes);
+    yield { text: decode(lineBuf, lineBuf.length), line: ++lineNo, offset };
+  }
+}

@@ -1,0 +1,177 @@
+// The streaming normalize pipeline: lines → adapter → validated ToolEvents → reducer → output.
+// Memory stays bounded: a part is printed and dropped once it has been terminal for a while
+// (`retireAfterEvents`), so only in-flight parts are held, whatever the input size.
+import { issuesOfToolEvent, type Diagnostic, type NormalizedToolPart, type ToolEvent } from '../contract/index.js';
+import type { AdapterDefinition, AdapterOptions, InputPosition } from '../adapters/types.js';
+import { projectPart, type OutputView } from '../events/projector.js';
+import { createReducer, type Reducer, type ReducerOptions } from '../events/reducer.js';
+import { TERMINAL, emptySessionState, listToArray, type PartRecord, type ToolSessionState } from '../events/state.js';
+import { AcpEncoder, type AcpFrame } from '../acp/encoder.js';
+import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
+
+export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui';
+
+export interface NormalizeOptions extends AdapterOptions, ReducerOptions {
+  to: OutputFormat;
+  /** Which output a compressed part shows in parts/acp/ui output (default full). */
+  output?: OutputView;
+  uiStates?: UiStateNames;
+  /** Events to wait after a part turns terminal before it is printed and dropped (default 2000). */
+  retireAfterEvents?: number;
+  /** Wrap ACP params in a JSON-RPC `session/update` notification (default true). */
+  jsonRpc?: boolean;
+}
+
+export interface Summary {
+  inputLines: number;
+  events: number;
+  parts: number;
+  byKind: Record<string, number>;
+  byState: Record<string, number>;
+  diagnostics: number;
+  malformedLines: number;
+  /** Events the adapter produced that broke the contract (dropped, each with a diagnostic). */
+  invalidEvents: number;
+}
+
+interface Session {
+  state: ToolSessionState;
+  encoder?: AcpEncoder;
+  /** Terminal parts waiting out the grace window: id → event count when they turned terminal. */
+  terminalAt: Map<string, number>;
+  retired: Set<string>;
+  diagnosticsSeen: number;
+}
+
+export interface PipelineSinks {
+  /** One output record (a part, event, ACP message or UI part) to print as a JSON line. */
+  output(record: unknown): void;
+  diagnostic(d: Diagnostic): void;
+  /** Every valid event, in order, e.g. to append to a store. */
+  event?(e: ToolEvent): void;
+}
+
+export class NormalizePipeline {
+  private readonly sessions = new Map<string, Session>();
+  private readonly reducer: Reducer;
+  private readonly adapter;
+  private readonly retireAfter: number;
+  private eventCount = 0;
+  readonly summary: Summary = { inputLines: 0, events: 0, parts: 0, byKind: {}, byState: {}, diagnostics: 0, malformedLines: 0, invalidEvents: 0 };
+
+  constructor(readonly definition: AdapterDefinition, private readonly options: NormalizeOptions, private readonly sinks: PipelineSinks) {
+    this.reducer = createReducer(options);
+    this.retireAfter = options.retireAfterEvents ?? 2000;
+    this.adapter = definition.create({ event: (e) => this.onEvent(e), diagnostic: (d) => this.onDiagnostic(d) }, options);
+  }
+
+  beginFile(file: string): void { this.adapter.beginFile?.(file); }
+  endFile(file: string): void { this.adapter.endFile?.(file); }
+
+  line(text: string, pos: InputPosition): void {
+    this.summary.inputLines++;
+    try {
+      this.adapter.line(text, pos);
+    } catch (err) {
+      // Adapters must not throw; if one does, the line is reported, not the process.
+      this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed on line ${pos.line}: ${(err as Error).message}`, source: { provider: this.definition.provider, line: pos.line, offset: pos.offset, ...(pos.file ? { file: pos.file } : {}) }, excerpt: text.slice(0, 120) });
+    }
+  }
+
+  end(): Summary {
+    try {
+      this.adapter.end();
+    } catch (err) {
+      this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed at end of input: ${(err as Error).message}` });
+    }
+    for (const [sessionId, session] of this.sessions) {
+      const remaining = [...session.state.parts.values()].sort((a, b) => a.index - b.index);
+      for (const p of remaining) this.retire(sessionId, session, p);
+      this.drainDiagnostics(session);
+    }
+    return this.summary;
+  }
+
+  private onDiagnostic(d: Diagnostic): void {
+    this.summary.diagnostics++;
+    if (d.code === 'malformed_line') this.summary.malformedLines++;
+    this.sinks.diagnostic(d);
+  }
+
+  private session(id: string): Session {
+    let s = this.sessions.get(id);
+    if (!s) {
+      s = { state: emptySessionState(), terminalAt: new Map(), retired: new Set(), diagnosticsSeen: 0 };
+      if (this.options.to === 'acp') s.encoder = new AcpEncoder({ output: this.options.output, cwd: this.options.cwd });
+      this.sessions.set(id, s);
+    }
+    return s;
+  }
+
+  private onEvent(e: ToolEvent): void {
+    const issues = issuesOfToolEvent(e);
+    if (issues.length) {
+      this.summary.invalidEvents++;
+      this.onDiagnostic({
+        severity: 'error',
+        code: 'invalid_event',
+        message: `the ${this.definition.id} adapter produced an event that breaks the contract: ${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}`,
+        source: (e as { source?: Diagnostic['source'] }).source,
+        excerpt: JSON.stringify(e).slice(0, 200),
+      });
+      return;
+    }
+    const session = this.session(e.sessionId);
+    if (session.retired.has(e.partId)) {
+      this.onDiagnostic({ severity: 'warning', code: 'late_event', message: `${e.type} for part ${e.partId} arrived after the part was final and printed; the event is reported here and not applied`, source: e.source, partId: e.partId });
+      return;
+    }
+    this.summary.events++;
+    this.eventCount++;
+    this.sinks.event?.(e);
+    if (this.options.to === 'events') this.sinks.output(e);
+    const before = session.state.parts.get(e.partId);
+    session.state = this.reducer(session.state, e);
+    const after = session.state.parts.get(e.partId)!;
+    if (session.encoder && after !== before) {
+      for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame);
+    }
+    if (TERMINAL.has(after.state) && !session.terminalAt.has(after.id)) session.terminalAt.set(after.id, this.eventCount);
+    this.drainDiagnostics(session);
+    this.retireDue(e.sessionId, session);
+  }
+
+  private drainDiagnostics(session: Session): void {
+    if (session.state.diagnosticCount === session.diagnosticsSeen) return;
+    const fresh = listToArray(session.state.diagnostics).slice(session.diagnosticsSeen);
+    session.diagnosticsSeen = session.state.diagnosticCount;
+    for (const d of fresh) this.onDiagnostic(d);
+    session.state = { ...session.state, diagnostics: null, diagnosticCount: 0 };
+    session.diagnosticsSeen = 0;
+  }
+
+  private retireDue(sessionId: string, session: Session): void {
+    for (const [id, at] of session.terminalAt) {
+      if (this.eventCount - at < this.retireAfter) break;
+      const record = session.state.parts.get(id);
+      if (record) this.retire(sessionId, session, record);
+    }
+  }
+
+  private retire(sessionId: string, session: Session, record: PartRecord): void {
+    const part: NormalizedToolPart = projectPart(record, { output: this.options.output });
+    this.summary.parts++;
+    this.summary.byKind[part.kind] = (this.summary.byKind[part.kind] ?? 0) + 1;
+    this.summary.byState[part.state] = (this.summary.byState[part.state] ?? 0) + 1;
+    if (this.options.to === 'parts') this.sinks.output(part);
+    else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
+    else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(sessionId, record)) this.writeAcp(frame);
+    session.terminalAt.delete(record.id);
+    session.retired.add(record.id);
+    session.state = { ...session.state, parts: session.state.parts.delete(record.id) };
+  }
+
+  private writeAcp(frame: AcpFrame): void {
+    this.sinks.output(this.options.jsonRpc === false ? frame : { jsonrpc: '2.0', method: 'session/update', params: frame });
+  }
+}

@@ -1,6 +1,137 @@
-// Placeholder: replaced by the ACP decoder.
-import type { AdapterDefinition } from '../adapters/types.js';
+// `--from acp`: ACP session/update traffic (JSON-RPC lines or bare params) as a fourth input
+// provider. Each frame is merged like a client would, and the change in the decoded part becomes
+// ToolEvents, so ACP input goes through the same reducer as every other provider.
+import type { NormalizedToolPart, ToolMetadata } from '../contract/index.js';
+import type { AdapterDefinition, InputPosition } from '../adapters/types.js';
+import { EventEmitterFor } from '../adapters/shared/emit.js';
+import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from './decode.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+
+/** Terminal calls kept for late frames (e.g. a PostToolUse hook update after the result). */
+const TERMINAL_KEEP = 10_000;
+
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+function timeOf(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
+}
+
 export const acpAdapter: AdapterDefinition = {
-  id: 'acp', provider: 'acp', description: 'ACP session/update frames', sniff: () => 0,
-  create: () => ({ line() {}, end() {} }),
+  id: 'acp',
+  provider: 'acp',
+  description: 'ACP v1 session/update notifications (JSON-RPC lines or bare params)',
+  sniff: ({ lines }) => {
+    for (const l of lines.slice(0, 20)) {
+      try {
+        const v = JSON.parse(l) as Obj;
+        if (v.method === 'session/update' || v.method === 'session/request_permission') return 0.95;
+        if (typeof v.sessionId === 'string' && obj(v.update)?.sessionUpdate) return 0.9;
+      } catch {
+        /* not JSON: not ours */
+      }
+    }
+    return 0;
+  },
+  create(sink, options) {
+    const out = new EventEmitterFor(sink, 'acp');
+    const clock = options.clock ?? (() => 0);
+    const calls = new Map<string, { merged: MergedCall; part: NormalizedToolPart }>();
+    const terminal: string[] = [];
+    /** JSON-RPC id of a permission request → the call it is about. */
+    const permissions = new Map<string | number, { key: string; options: Obj[] }>();
+
+    const emitTransition = (key: string, merged: MergedCall, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
+      const env = (at: number) => ({ sessionId: merged.sessionId, partId: part.id, at, pos });
+      const startedAt = timeOf(part.timing?.startedAt) ?? clock();
+      const endedAt = timeOf(part.timing?.completedAt) ?? clock();
+      const elapsed = part.timing?.elapsedMs;
+      if (!prev) {
+        out.emit('tool.started', env(startedAt), { name: part.name, kind: part.kind, title: part.title, input: part.input, ...(part.metadata ? { metadata: part.metadata } : {}) });
+      } else {
+        const body: Obj = {};
+        if (prev.name !== part.name) body.name = part.name;
+        if (prev.kind !== part.kind) body.kind = part.kind;
+        if (prev.title !== part.title) body.title = part.title;
+        if (!same(prev.input, part.input)) body.input = part.input;
+        if (!same(prev.metadata, part.metadata) && part.metadata) body.metadata = part.metadata;
+        if (Object.keys(body).length) out.emit('tool.updated', env(clock()), body as never);
+      }
+      const before = prev?.state ?? 'started';
+      if (part.state === before && prev) return;
+      if (part.state === 'running') out.emit('tool.progress', env(clock()), elapsed !== undefined ? { elapsedMs: elapsed } : {});
+      else if (part.state === 'complete') out.emit('tool.completed', env(endedAt), { ...('output' in part ? { output: part.output } : {}), ...(elapsed !== undefined ? { elapsedMs: elapsed } : {}) });
+      else if (part.state === 'error') out.emit('tool.failed', env(endedAt), { error: part.error, ...(elapsed !== undefined ? { elapsedMs: elapsed } : {}) });
+      if (part.state === 'complete' || part.state === 'error') {
+        terminal.push(key);
+        while (terminal.length > TERMINAL_KEEP) calls.delete(terminal.shift()!);
+      }
+    };
+
+    const applyUpdate = (sessionId: string, update: Obj, pos: InputPosition, extraMeta?: ToolMetadata) => {
+      const key = `${sessionId}\u0000${String(update.toolCallId)}`;
+      const prev = calls.get(key);
+      const merged = mergeFrame(prev?.merged, sessionId, update);
+      let part = partOf(merged);
+      // Approval details come from the permission exchange, not from frames: carry them forward.
+      if (extraMeta) part = { ...part, metadata: { ...(part.metadata ?? {}), ...extraMeta } } as NormalizedToolPart;
+      else if (prev?.part.metadata?.approval && !part.metadata?.approval) part = { ...part, metadata: { ...(part.metadata ?? {}), approval: prev.part.metadata.approval } } as NormalizedToolPart;
+      if (!prev && update.sessionUpdate === 'tool_call_update') {
+        out.diagnostic('unknown_part', `line ${pos.line}: tool_call_update for ${String(update.toolCallId)} before its tool_call; the part is started from the update`, pos, { partId: String(update.toolCallId) });
+      }
+      calls.set(key, { merged, part });
+      emitTransition(key, merged, prev?.part, part, pos);
+    };
+
+    return {
+      line(text, pos) {
+        if (!text.trim()) return;
+        let message: unknown;
+        try {
+          message = JSON.parse(text);
+        } catch (err) {
+          out.malformed(text, `not JSON (${(err as Error).message})`, pos);
+          return;
+        }
+        const m = obj(message);
+        if (!m) {
+          out.malformed(text, 'not a JSON-RPC message or session/update params', pos);
+          return;
+        }
+        const p = updateParamsOf(m);
+        if (p) {
+          if (isToolUpdate(p.update)) applyUpdate(p.sessionId, p.update, pos);
+          return; // other session updates (messages, plans, modes) carry no tool data
+        }
+        if (m.method === 'session/request_permission') {
+          const params = obj(m.params);
+          const toolCall = obj(params?.toolCall);
+          if (!params || !toolCall || typeof toolCall.toolCallId !== 'string' || typeof params.sessionId !== 'string') {
+            out.malformed(text, 'session/request_permission without sessionId and toolCall.toolCallId', pos);
+            return;
+          }
+          const options = (Array.isArray(params.options) ? params.options : []).map((o) => obj(o) ?? {});
+          const approval = { requested: true, options: options.map((o) => ({ optionId: o.optionId, kind: o.kind, name: o.name })) };
+          applyUpdate(params.sessionId, { ...toolCall, sessionUpdate: 'tool_call_update' }, pos, { approval });
+          if (m.id !== undefined) permissions.set(m.id as string | number, { key: `${params.sessionId}\u0000${toolCall.toolCallId}`, options });
+          return;
+        }
+        if ('result' in m && m.id !== undefined && permissions.has(m.id as string | number)) {
+          const req = permissions.get(m.id as string | number)!;
+          permissions.delete(m.id as string | number);
+          const outcome = obj(obj(m.result)?.outcome);
+          const chosen = req.options.find((o) => o.optionId === outcome?.optionId);
+          const call = calls.get(req.key);
+          if (!call) return;
+          const decision = outcome?.outcome === 'cancelled' ? 'cancelled' : typeof chosen?.kind === 'string' && chosen.kind.startsWith('reject') ? 'rejected' : 'allowed';
+          const approval = { ...(obj(call.part.metadata?.approval) ?? {}), decision, optionId: outcome?.optionId };
+          applyUpdate(call.merged.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: call.merged.toolCallId }, pos, { approval });
+          return;
+        }
+        // Other JSON-RPC traffic (initialize, prompts, responses) carries no tool calls.
+      },
+      end() {},
+    };
+  },
 };

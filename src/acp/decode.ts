@@ -1,0 +1,131 @@
+// ACP `session/update` frames → parts. Frames are merged the way ACP clients merge them (root
+// fields overwrite, content/locations replace, `_meta` merges by key); our own frames then decode
+// exactly through `_meta.toolnorm`, and frames of any other agent map back through the kind table.
+import type { AcpToolKind, Diagnostic, NormalizedToolPart, ToolError, ToolMetadata, ToolState } from '../contract/index.js';
+import { outputText } from './content.js';
+import { TOOL_KIND_OF, TOOL_STATE_OF } from './kinds.js';
+import { kindByName, splitMcpName } from './names.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+
+/** What a client knows about one tool call after merging its frames. */
+export interface MergedCall {
+  sessionId: string;
+  toolCallId: string;
+  fields: Obj;
+  meta: Obj;
+  toolnorm: Obj;
+}
+
+const ROOT_FIELDS = ['title', 'name', 'kind', 'status', 'content', 'locations', 'rawInput', 'rawOutput'];
+
+export function mergeFrame(prev: MergedCall | undefined, sessionId: string, update: Obj): MergedCall {
+  const fields: Obj = { ...(prev?.fields ?? {}) };
+  for (const f of ROOT_FIELDS) if (f in update && update[f] !== null) fields[f] = update[f];
+  const incomingMeta = obj(update._meta) ?? {};
+  const meta: Obj = { ...(prev?.meta ?? {}) };
+  for (const [k, v] of Object.entries(incomingMeta)) meta[k] = obj(v) && obj(meta[k]) ? { ...(meta[k] as Obj), ...(v as Obj) } : v;
+  const toolnorm = obj(meta.toolnorm) ?? {};
+  return { sessionId, toolCallId: String(update.toolCallId), fields, meta, toolnorm };
+}
+
+const STATES = new Set<ToolState>(['started', 'running', 'complete', 'error']);
+
+function foreignError(m: MergedCall): ToolError {
+  const text = outputText(m.fields.rawOutput) ?? '';
+  const contentText = Array.isArray(m.fields.content)
+    ? (m.fields.content as unknown[]).map((c) => nonEmpty(obj(obj(c)?.content)?.text)).filter(Boolean).join('\n')
+    : '';
+  const raw = obj(m.fields.rawOutput);
+  const message = nonEmpty(contentText) ?? nonEmpty(typeof m.fields.rawOutput === 'string' ? m.fields.rawOutput : undefined) ?? nonEmpty(obj(raw?.error)?.message) ?? nonEmpty(raw?.error) ?? nonEmpty(text) ?? 'the tool call failed';
+  return { message: message.replace(/^```\w*\n?|\n?```$/g, '').trim() || 'the tool call failed', code: 'tool_error' };
+}
+
+function foreignOutput(m: MergedCall): unknown {
+  if ('rawOutput' in m.fields) return m.fields.rawOutput;
+  if (Array.isArray(m.fields.content)) {
+    const text = (m.fields.content as unknown[]).map((c) => nonEmpty(obj(obj(c)?.content)?.text)).filter(Boolean).join('\n');
+    if (text) return { text };
+  }
+  return undefined;
+}
+
+/** The part a merged call describes. */
+export function partOf(m: MergedCall): NormalizedToolPart {
+  const tn = m.toolnorm;
+  const claude = obj(m.meta.claudeCode);
+  const name = nonEmpty(tn.toolName) ?? nonEmpty(m.fields.name) ?? nonEmpty(claude?.toolName) ?? nonEmpty(m.fields.kind) ?? 'tool';
+  const acpKind = m.fields.kind as AcpToolKind | undefined;
+  const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : TOOL_STATE_OF[(m.fields.status as keyof typeof TOOL_STATE_OF) ?? 'pending'] ?? 'started';
+  const ours = Object.keys(tn).length > 0;
+  const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : kindByName(name) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? 'unknown';
+  const title = nonEmpty(tn.title) ?? nonEmpty(m.fields.title) ?? name;
+  const base = { id: m.toolCallId, name, kind, title, input: 'rawInput' in m.fields ? m.fields.rawInput : {} } as Obj;
+  if (ours) {
+    if (tn.timing) base.timing = tn.timing;
+    if (tn.metadata) base.metadata = tn.metadata;
+  } else {
+    const metadata: ToolMetadata = { provider: 'acp', rawType: `acp:${acpKind ?? 'other'}` };
+    const parent = nonEmpty(claude?.parentToolUseId);
+    if (parent) metadata.parentId = parent;
+    const mcp = splitMcpName(name);
+    if (mcp) metadata.mcp = mcp;
+    base.metadata = metadata;
+  }
+  if (state === 'complete') {
+    const output = ours ? ('output' in tn ? tn.output : 'rawOutput' in m.fields ? m.fields.rawOutput : undefined) : foreignOutput(m);
+    return (output === undefined ? { ...base, state } : { ...base, state, output }) as NormalizedToolPart;
+  }
+  if (state === 'error') {
+    const error = ours && obj(tn.error) ? (tn.error as ToolError) : foreignError(m);
+    return { ...base, state, error } as NormalizedToolPart;
+  }
+  return { ...base, state } as NormalizedToolPart;
+}
+
+/** Finds the session/update params in a JSON-RPC message, bare params, or a bare update. */
+export function updateParamsOf(message: unknown): { sessionId: string; update: Obj } | undefined {
+  const m = obj(message);
+  if (!m) return undefined;
+  const params = m.method === 'session/update' ? obj(m.params) : m.method === undefined && 'update' in m ? m : undefined;
+  if (params && obj(params.update) && typeof params.sessionId === 'string') return { sessionId: params.sessionId, update: params.update as Obj };
+  return undefined;
+}
+
+export const isToolUpdate = (u: Obj) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && typeof u.toolCallId === 'string' && u.toolCallId !== '';
+
+export interface Decoded {
+  parts: NormalizedToolPart[];
+  /** Parts per session, in first-seen order. */
+  sessions: Map<string, NormalizedToolPart[]>;
+  diagnostics: Diagnostic[];
+}
+
+/** Decodes a list of frames (JSON-RPC notifications or bare params) into final parts. */
+export function decodeFrames(frames: readonly unknown[]): Decoded {
+  const calls = new Map<string, MergedCall>();
+  const diagnostics: Diagnostic[] = [];
+  frames.forEach((frame, i) => {
+    const p = updateParamsOf(frame);
+    if (!p) {
+      diagnostics.push({ severity: 'warning', code: 'not_a_session_update', message: `frame ${i} is not an ACP session/update notification`, source: { provider: 'acp' } });
+      return;
+    }
+    if (!isToolUpdate(p.update)) return;
+    const key = `${p.sessionId}\u0000${String(p.update.toolCallId)}`;
+    const prev = calls.get(key);
+    if (!prev && p.update.sessionUpdate === 'tool_call_update') {
+      diagnostics.push({ severity: 'warning', code: 'unknown_part', message: `tool_call_update for ${String(p.update.toolCallId)} before its tool_call; decoded from the update alone`, source: { provider: 'acp' }, partId: String(p.update.toolCallId) });
+    }
+    calls.set(key, mergeFrame(prev, p.sessionId, p.update));
+  });
+  const sessions = new Map<string, NormalizedToolPart[]>();
+  for (const m of calls.values()) {
+    const list = sessions.get(m.sessionId) ?? [];
+    list.push(partOf(m));
+    sessions.set(m.sessionId, list);
+  }
+  return { parts: [...sessions.values()].flat(), sessions, diagnostics };
+}

@@ -38,7 +38,7 @@ export function genValidators(doc: Record<string, unknown>, entries: readonly st
   });
   code = code.replace(/^"use strict";/, '');
   if (code.includes('require(')) throw new Error('gen-validators: a require() call survived the ESM rewrite');
-  const interop = 'const __interop = (ns) => (ns.default && ns.default.__esModule ? ns.default : ns.default ?? ns);';
+  const interop = 'const __interop = (ns) => (ns.default && ns.default.__esModule ? ns.default : ns);';
   const js = `${HEADER}/* eslint-disable */\n${imports.join('\n')}\n${interop}\n${code.trim()}\n`;
   const dts = `${HEADER}import type { ErrorObject } from 'ajv';\n\nexport interface CompiledValidator {\n  (data: unknown): boolean;\n  errors?: ErrorObject[] | null;\n}\n\n${entries
     .map((e) => `export declare const validate${e}: CompiledValidator;`)

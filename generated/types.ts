@@ -404,7 +404,7 @@ export interface OutputCompressionSpec {
    *
    * @minItems 1
    */
-  strategy: [CompressionStep, ...CompressionStep[]];
+  strategy: CompressionStep[];
   estimator?: TokenEstimator;
   /**
    * Template of the omission marker. Placeholders: {omittedLines}, {omittedBytes}, {omittedTokens}, {originalLines}, {originalBytes}, {sha256}.

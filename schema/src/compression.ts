@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { Count, NonEmpty, OneOf, StringEnum, def } from './helpers.js';
 import { Provider, ToolKind } from './kind.js';
 
@@ -13,8 +13,8 @@ export const CompressionBudget = def('CompressionBudget', Type.Object({
   maxLines: Type.Optional(Type.Integer({ minimum: 1, description: 'Largest line count of the kept text, marker included.' })),
 }, { additionalProperties: false, minProperties: 1, description: 'Limits the compressed output must fit. Every limit given applies.' }));
 
-const step = <T extends string>(type: T, description: string, props = {}) =>
-  Type.Object({ type: Type.Literal(type, { description: 'Step name.' }), ...props }, { additionalProperties: false, description });
+const step = <T extends string, P extends TProperties = {}>(type: T, description: string, props?: P) =>
+  Type.Object({ type: Type.Literal(type, { description: 'Step name.' }), ...(props ?? ({} as P)) }, { additionalProperties: false, description });
 
 export const CompressionStep = def('CompressionStep', OneOf('type', [
   step('ansi_strip', 'Remove ANSI escape sequences before measuring and cutting.'),

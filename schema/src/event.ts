@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { Count, EpochMs, NonEmpty, OneOf, def } from './helpers.js';
 import { Provider, ToolKind } from './kind.js';
 import { ToolError } from './error.js';
@@ -21,7 +21,7 @@ const envelope = {
   source: EventSource,
 };
 
-const event = (type: string, description: string, props: Record<string, TSchema>) =>
+const event = <T extends string, P extends TProperties>(type: T, description: string, props: P) =>
   Type.Object({ type: Type.Literal(type, { description: 'Event type (discriminator).' }), ...envelope, ...props }, { additionalProperties: false, description });
 
 const Metadata = Type.Optional(ToolMetadata);

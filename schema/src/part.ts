@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { NonEmpty, OneOf, def } from './helpers.js';
 import { ToolKind } from './kind.js';
 import { ToolError } from './error.js';
@@ -17,7 +17,7 @@ const base = {
   metadata: Type.Optional(ToolMetadata),
 };
 
-const variant = (state: string, description: string, extra: Record<string, TSchema>) =>
+const variant = <S extends string, E extends TProperties>(state: S, description: string, extra: E) =>
   Type.Object({ ...base, state: Type.Literal(state, { description: 'Lifecycle state.' }), ...extra }, { additionalProperties: false, description });
 
 export const StartedToolPart = def('StartedToolPart', variant('started', 'A call that has been announced; its input may still be streaming. No output, no error.', {}));

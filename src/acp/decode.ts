@@ -52,7 +52,10 @@ function foreignOutput(m: MergedCall): unknown {
   return undefined;
 }
 
-/** The part a merged call describes. */
+/**
+ * The part a merged call describes.
+ * @contract NormalizedToolPart
+ */
 export function partOf(m: MergedCall): NormalizedToolPart {
   const tn = m.toolnorm;
   const claude = obj(m.meta.claudeCode);

@@ -179,7 +179,10 @@ function cwdOf(part: NormalizedToolPart): string | undefined {
   return typeof cwd === 'string' ? cwd : undefined;
 }
 
-/** Stateless helper: every frame for a list of parts of one session. */
+/**
+ * Stateless helper: every frame for a list of parts of one session.
+ * @contract AcpSessionUpdateParams
+ */
 export function encodeParts(sessionId: string, parts: readonly NormalizedToolPart[], options: AcpEncoderOptions = {}): AcpFrame[] {
   const encoder = new AcpEncoder(options);
   return parts.flatMap((p) => encoder.encodePart(sessionId, p));

@@ -11,6 +11,7 @@ export const LEGACY_STATES: Record<ToolState, UiToolPart['state']> = {
   error: 'output-error',
 };
 
+/** @contract UiToolPart */
 export function toUiPart(part: NormalizedToolPart, options: { states?: UiStateNames } = {}): UiToolPart {
   const ui: UiToolPart = {
     toolCallId: part.id,

@@ -14,6 +14,9 @@ export function contractProblems(doc: Record<string, unknown>): string[] {
     const s = node as Record<string, unknown>;
     if (typeof s.type === 'string' && NON_JSON_TYPES.has(s.type)) problems.push(`${at}: TypeBox-only type "${s.type}" is not JSON Schema`);
     if ('$id' in s) problems.push(`${at}: $id is only allowed on the root document`);
+    // Validators count lengths in UTF-16 units (ajv unicode:false) while other languages count code
+    // points; the two agree only for minLength 1 / no maxLength.
+    if (typeof s.maxLength === 'number' || (typeof s.minLength === 'number' && s.minLength > 1)) problems.push(`${at}: only minLength 1 is allowed (length semantics differ between clients)`);
     if (typeof s.$ref === 'string') {
       const m = /^#\/\$defs\/(.+)$/.exec(s.$ref);
       if (!m) problems.push(`${at}: $ref "${s.$ref}" must be written as #/$defs/Name`);

@@ -1251,7 +1251,7 @@ export interface Diagnostic {
    */
   partId?: string;
   /**
-   * A short excerpt of the offending input.
+   * A short excerpt (about 120 characters) of the offending input.
    */
   excerpt?: string;
 }

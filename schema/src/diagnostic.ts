@@ -8,5 +8,5 @@ export const Diagnostic = def('Diagnostic', Type.Object({
   message: NonEmpty('What happened and why, for a person.'),
   source: Type.Optional(EventSource),
   partId: Type.Optional(Type.String({ description: 'Part concerned, when there is one.' })),
-  excerpt: Type.Optional(Type.String({ maxLength: 200, description: 'A short excerpt of the offending input.' })),
+  excerpt: Type.Optional(Type.String({ description: 'A short excerpt (about 120 characters) of the offending input.' })),
 }, { additionalProperties: false, description: 'A problem noticed while reading or reducing input. The stream goes on; nothing is dropped silently.' }));

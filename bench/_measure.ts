@@ -1,0 +1,22 @@
+// Timing helpers: interleaved runs and medians, so a noisy shared machine hurts both sides alike.
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** Runs each named function `rounds` times, interleaved, and returns median milliseconds per name. */
+export function interleaved(fns: Record<string, () => void>, rounds = 5): Record<string, number> {
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
+  for (const fn of Object.values(fns)) fn(); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, fn] of Object.entries(fns)) {
+      const t0 = process.hrtime.bigint();
+      fn();
+      times[name]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+}
+
+export const mb = (bytes: number) => bytes / 1e6;
+export const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

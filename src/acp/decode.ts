@@ -9,6 +9,8 @@ import { kindByName, splitMcpName } from './names.js';
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+/** Our own fields are exact: any non-empty string the contract allowed is kept as it was. */
+const present = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
 /** What a client knows about one tool call after merging its frames. */
 export interface MergedCall {
@@ -23,7 +25,9 @@ const ROOT_FIELDS = ['title', 'name', 'kind', 'status', 'content', 'locations', 
 
 export function mergeFrame(prev: MergedCall | undefined, sessionId: string, update: Obj): MergedCall {
   const fields: Obj = { ...(prev?.fields ?? {}) };
-  for (const f of ROOT_FIELDS) if (f in update && update[f] !== null) fields[f] = update[f];
+  // In a ToolCallUpdate `null` means "unchanged" for the typed fields; rawInput/rawOutput are any
+  // JSON, where null is a value like any other.
+  for (const f of ROOT_FIELDS) if (f in update && (update[f] !== null || f === 'rawInput' || f === 'rawOutput')) fields[f] = update[f];
   const incomingMeta = obj(update._meta) ?? {};
   const meta: Obj = { ...(prev?.meta ?? {}) };
   for (const [k, v] of Object.entries(incomingMeta)) meta[k] = obj(v) && obj(meta[k]) ? { ...(meta[k] as Obj), ...(v as Obj) } : v;
@@ -59,12 +63,12 @@ function foreignOutput(m: MergedCall): unknown {
 export function partOf(m: MergedCall): NormalizedToolPart {
   const tn = m.toolnorm;
   const claude = obj(m.meta.claudeCode);
-  const name = nonEmpty(tn.toolName) ?? nonEmpty(m.fields.name) ?? nonEmpty(claude?.toolName) ?? nonEmpty(m.fields.kind) ?? 'tool';
+  const name = present(tn.toolName) ?? nonEmpty(m.fields.name) ?? nonEmpty(claude?.toolName) ?? nonEmpty(m.fields.kind) ?? 'tool';
   const acpKind = m.fields.kind as AcpToolKind | undefined;
   const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : TOOL_STATE_OF[(m.fields.status as keyof typeof TOOL_STATE_OF) ?? 'pending'] ?? 'started';
   const ours = Object.keys(tn).length > 0;
   const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : kindByName(name) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? 'unknown';
-  const title = nonEmpty(tn.title) ?? nonEmpty(m.fields.title) ?? name;
+  const title = present(tn.title) ?? nonEmpty(m.fields.title) ?? name;
   const base = { id: m.toolCallId, name, kind, title, input: 'rawInput' in m.fields ? m.fields.rawInput : {} } as Obj;
   if (ours) {
     if (tn.timing) base.timing = tn.timing;

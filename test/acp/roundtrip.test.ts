@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { validateAcpSessionUpdateParams, issuesOfAcpSessionUpdateParams, type NormalizedToolPart } from '../../src/contract/index.js';
+import { AcpEncoder, encodeParts } from '../../src/acp/encoder.js';
+import { decodeFrames } from '../../src/acp/decode.js';
+import { collect } from '../../src/pipeline/collect.js';
+import { acpAdapter } from '../../src/acp/adapter.js';
+import { reduce } from '../../src/events/reducer.js';
+import { emptySessionState } from '../../src/events/state.js';
+import { officialAcpErrors } from '../helpers/acp-schema.js';
+import { part } from '../helpers/arbitraries.js';
+
+const wire = <T>(v: T): T => JSON.parse(JSON.stringify(v));
+
+describe('ACP encode/decode (fast-check, 10k parts)', () => {
+  it('part → frames → decode gives back an equal part; every frame validates against the official schema and ours', () => {
+    let frames = 0;
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 3 }).map((ps) => ps.map((p, i) => ({ ...p, id: `${p.id}#${i}` }) as NormalizedToolPart)), (parts) => {
+        const encoded = wire(encodeParts('sess', parts));
+        frames += encoded.length;
+        for (const f of encoded) {
+          expect(officialAcpErrors(f)).toEqual([]);
+          expect(issuesOfAcpSessionUpdateParams(f)).toEqual([]);
+        }
+        expect(encoded[0]!.update.sessionUpdate).toBe('tool_call');
+        const decoded = decodeFrames(encoded);
+        expect(decoded.diagnostics).toEqual([]);
+        expect(decoded.parts).toEqual(wire(parts));
+      }),
+      { numRuns: 10_000 },
+    );
+    expect(frames).toBeGreaterThan(10_000);
+  });
+
+  it('our check rejects what the official schema allows but clients strip: a root toolName and kind "bogus"', () => {
+    const good = encodeParts('sess', [{ id: 't1', name: 'Bash', kind: 'bash', title: 'List files', input: { command: 'ls' }, state: 'started' }])[0]!;
+    const rootField = wire(good) as unknown as { update: Record<string, unknown> };
+    rootField.update.toolName = 'Bash';
+    const bogus = wire(good) as unknown as { update: Record<string, unknown> };
+    bogus.update.kind = 'bogus';
+    expect(officialAcpErrors(rootField)).toEqual([]); // the official schema lets it through…
+    expect(validateAcpSessionUpdateParams(rootField)).toBe(false); // …ours does not
+    expect(issuesOfAcpSessionUpdateParams(rootField)[0]).toMatchObject({ keyword: 'additionalProperties', instancePath: '/update' });
+    expect(officialAcpErrors(bogus).length).toBeGreaterThan(0);
+    expect(issuesOfAcpSessionUpdateParams(bogus)[0]).toMatchObject({ keyword: 'enum', instancePath: '/update/kind' });
+  });
+
+  it('streams output as throttled tail snapshots: frame bytes grow linearly, not quadratically, with output size', () => {
+    const run = (lines: number) => {
+      const enc = new AcpEncoder();
+      let state = emptySessionState();
+      let bytes = 0;
+      let frames = 0;
+      const env = { sessionId: 's', partId: 'p', source: { provider: 'executor' as const } };
+      const push = (e: Parameters<typeof reduce>[1]) => {
+        state = reduce(state, e);
+        for (const f of enc.onPart('s', state.parts.get('p')!)) { bytes += JSON.stringify(f).length; frames++; }
+      };
+      push({ type: 'tool.started', ...env, at: 0, name: 'Bash', kind: 'bash', title: 'Build', input: { command: 'make' } });
+      for (let i = 0; i < lines; i++) push({ type: 'tool.progress', ...env, at: i, outputDelta: `line ${i} of the build output, long enough to matter\n` });
+      return { bytes, frames };
+    };
+    const small = run(3_500);
+    const big = run(35_000);
+    // Ten times the output must cost about ten times the bytes (re-sending it whole would be ~100×).
+    expect(big.bytes / small.bytes).toBeLessThan(15);
+    expect(big.frames).toBeLessThan(35_000 / 10);
+  });
+});
+
+// A hand-written stream in the shape claude-agent-acp 0.101 sends (notes/acp.md §2a): Bash with the
+// raw command as title, Task as `think` with its description, a child Read stamped with
+// `_meta.claudeCode.parentToolUseId`, an MCP call titled with the raw name and kind `other`, a failed
+// Edit, and WebSearch as `fetch`.
+const n = (update: Record<string, unknown>) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess-cc', update } });
+const CLAUDE_AGENT_ACP = [
+  n({ sessionUpdate: 'tool_call', toolCallId: 'toolu_bash', title: 'npm test', kind: 'execute', status: 'pending', name: 'Bash', rawInput: { command: 'npm test', description: 'Run tests' }, _meta: { claudeCode: { toolName: 'Bash' } } }),
+  n({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_bash', status: 'in_progress', _meta: { claudeCode: { toolResponse: { elapsedTimeSeconds: 2 } } } }),
+  n({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_bash', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: '```console\n3 passed\n```' } }], rawOutput: '3 passed', _meta: { claudeCode: { toolName: 'Bash' } } }),
+  n({ sessionUpdate: 'tool_call', toolCallId: 'toolu_task', title: 'Explore the auth module', kind: 'think', status: 'pending', name: 'Task', rawInput: { description: 'Explore the auth module', prompt: 'Find where tokens are checked' }, _meta: { claudeCode: { toolName: 'Task' } } }),
+  n({ sessionUpdate: 'tool_call', toolCallId: 'toolu_read', title: 'Read src/auth.ts', kind: 'read', status: 'pending', name: 'Read', locations: [{ path: '/repo/src/auth.ts', line: 1 }], rawInput: { file_path: '/repo/src/auth.ts' }, _meta: { claudeCode: { toolName: 'Read', parentToolUseId: 'toolu_task' } } }),
+  n({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_read', status: 'completed', rawOutput: 'export function check() {}', _meta: { claudeCode: { toolName: 'Read', parentToolUseId: 'toolu_task' } } }),
+  n({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_task', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'Tokens are checked in src/auth.ts' } }] }),
+  n({ sessionUpdate: 'tool_call', toolCallId: 'toolu_mcp', title: 'mcp__github__create_issue', kind: 'other', status: 'pending', name: 'mcp__github__create_issue', rawInput: { title: 'Bug' }, _meta: { claudeCode: { toolName: 'mcp__github__create_issue' } } }),
+  n({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_mcp', status: 'completed', rawOutput: [{ type: 'text', text: 'created #12' }] }),
+  n({ sessionUpdate: 'tool_call', toolCallId: 'toolu_edit', title: 'Edit src/auth.ts', kind: 'edit', status: 'pending', name: 'Edit', content: [{ type: 'diff', path: '/repo/src/auth.ts', oldText: 'a', newText: 'b' }], locations: [{ path: '/repo/src/auth.ts' }], rawInput: { file_path: '/repo/src/auth.ts', old_string: 'a', new_string: 'b' }, _meta: { claudeCode: { toolName: 'Edit' } } }),
+  n({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_edit', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: '```\nString to replace not found in file.\n```' } }] }),
+  n({ sessionUpdate: 'tool_call', toolCallId: 'toolu_ws', title: 'Search "acp tool calls"', kind: 'fetch', status: 'pending', name: 'WebSearch', rawInput: { query: 'acp tool calls' }, _meta: { claudeCode: { toolName: 'WebSearch' } } }),
+  n({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done.' } }),
+];
+
+const EXPECTED = [
+  { id: 'toolu_bash', name: 'Bash', kind: 'bash', title: 'npm test', state: 'complete' },
+  { id: 'toolu_task', name: 'Task', kind: 'subagent', title: 'Explore the auth module', state: 'complete' },
+  { id: 'toolu_read', name: 'Read', kind: 'file_read', title: 'Read src/auth.ts', state: 'complete', parentId: 'toolu_task' },
+  { id: 'toolu_mcp', name: 'mcp__github__create_issue', kind: 'mcp', title: 'mcp__github__create_issue', state: 'complete', mcp: { server: 'github', tool: 'create_issue' } },
+  { id: 'toolu_edit', name: 'Edit', kind: 'file_edit', title: 'Edit src/auth.ts', state: 'error', error: 'String to replace not found in file.' },
+  { id: 'toolu_ws', name: 'WebSearch', kind: 'web_search', title: 'Search "acp tool calls"', state: 'started' },
+];
+
+describe("decoding another agent's frames (claude-agent-acp shape)", () => {
+  const check = (parts: NormalizedToolPart[]) => {
+    expect(parts.map((p) => ({ id: p.id, name: p.name, kind: p.kind, title: p.title, state: p.state }))).toEqual(EXPECTED.map(({ id, name, kind, title, state }) => ({ id, name, kind, title, state })));
+    const byId = Object.fromEntries(parts.map((p) => [p.id, p]));
+    expect(byId.toolu_read!.metadata?.parentId).toBe('toolu_task');
+    expect(byId.toolu_bash!.metadata?.parentId).toBeUndefined();
+    expect(byId.toolu_mcp!.metadata?.mcp).toEqual({ server: 'github', tool: 'create_issue' });
+    expect(byId.toolu_edit!.state === 'error' && byId.toolu_edit!.error.message).toBe('String to replace not found in file.');
+    expect(byId.toolu_bash!.state === 'complete' && byId.toolu_bash!.output).toBe('3 passed');
+    expect(byId.toolu_task!.state === 'complete' && byId.toolu_task!.output).toEqual({ text: 'Tokens are checked in src/auth.ts' });
+    for (const p of parts) expect(p.metadata?.provider).toBe('acp');
+  };
+
+  it('decodeFrames yields the documented kinds, titles, states and parents', () => {
+    const d = decodeFrames(CLAUDE_AGENT_ACP);
+    expect(d.diagnostics).toEqual([]);
+    check(d.parts);
+  });
+
+  it('--from acp (events through the shared reducer) yields the same parts', () => {
+    const r = collect(acpAdapter, CLAUDE_AGENT_ACP.map((f) => JSON.stringify(f)).join('\n'));
+    expect(r.diagnostics).toEqual([]);
+    check(r.parts);
+    expect(acpAdapter.sniff({ lines: [JSON.stringify(CLAUDE_AGENT_ACP[0])] })).toBeGreaterThan(0.5);
+  });
+});

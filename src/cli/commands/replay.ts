@@ -1,12 +1,142 @@
-// Placeholder until the replay command lands.
-import type { Command } from './types.js';
+// `toolnorm replay`: rebuilds one session from an event store through the same replayer the
+// library uses (ToolRepository), and prints it as parts, events, ACP frames or UI parts.
+import { parseArgs } from 'node:util';
+import { encodeParts } from '../../acp/encoder.js';
+import { ToolRepository } from '../../events/repository.js';
+import { followSession } from '../../store/follow.js';
+import type { EventStore } from '../../store/types.js';
+import { toUiPart } from '../../ui/to-ui.js';
+import { LineWriter } from '../writer.js';
+import { diagnosticsOf, projectParts } from '../../events/projector.js';
+import { describeStoreUrl, openStore } from '../../store/open.js';
+import { UsageError, type Command } from './types.js';
+
+const FORMATS = ['parts', 'events', 'acp', 'ui'] as const;
+type Format = (typeof FORMATS)[number];
+
+const USAGE = `Usage: toolnorm replay [--store URL] --session ID [--to ${FORMATS.join('|')}] [options]
+
+Rebuilds a session from an event store and prints NDJSON on stdout: its parts in first-seen
+order (--to parts, the default), its stored events with their seq (--to events), ACP
+session/update notifications (--to acp: a tool_call and its outcome per part) or legacy UI parts
+(--to ui). Diagnostics of the replay (e.g. events for unknown parts) go to stderr as JSON lines.
+
+Options:
+  --store URL         sqlite:PATH or postgres://… (default sqlite:.toolnorm/events.db)
+  --session ID        the session to rebuild (\`toolnorm sessions\` lists them)
+  --to T              output: parts | events | acp | ui (default parts)
+  --to-seq N          stop at this seq: the session as it was then
+  --from-seq N        with --to events: first seq to print (default 1)
+  --follow            with --to events: keep printing events as they are appended, until interrupted
+  --output full|compressed   show compressed summaries where they exist (default full)
+  --ui-states legacy|canonical   UI state names (default legacy)
+  --quiet             do not print diagnostics
+Exit: 0, 1 when the store cannot be read or has no such session, 2 on bad usage.`;
+
+function seqOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
 
 export const replayCommand: Command = {
   name: 'replay',
-  summary: '(not implemented yet)',
-  usage: 'toolnorm replay (not implemented yet)',
+  summary: 'rebuild a stored session and print it as parts, events, ACP frames or UI parts',
+  usage: USAGE,
   async run(io) {
-    io.stderr.write('toolnorm replay: not implemented yet\n');
-    return 1;
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: io.argv,
+        allowPositionals: false,
+        options: {
+          store: { type: 'string' },
+          session: { type: 'string' },
+          to: { type: 'string', default: 'parts' },
+          'to-seq': { type: 'string' },
+          'from-seq': { type: 'string' },
+          follow: { type: 'boolean', default: false },
+          output: { type: 'string', default: 'full' },
+          'ui-states': { type: 'string', default: 'legacy' },
+          quiet: { type: 'boolean', default: false },
+        },
+      });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const v = parsed.values;
+    const to = v.to as Format;
+    if (!FORMATS.includes(to)) throw new UsageError(`unknown --to "${v.to}"; expected ${FORMATS.join(', ')}`);
+    if (!v.session) throw new UsageError('--session is required (`toolnorm sessions` lists the stored sessions)');
+    if (v.output !== 'full' && v.output !== 'compressed') throw new UsageError('--output must be full or compressed');
+    if (v['ui-states'] !== 'legacy' && v['ui-states'] !== 'canonical') throw new UsageError('--ui-states must be legacy or canonical');
+    const toSeq = seqOption('to-seq', v['to-seq']);
+    const fromSeq = seqOption('from-seq', v['from-seq']);
+    if ((v.follow || fromSeq !== undefined) && to !== 'events') throw new UsageError('--follow and --from-seq apply to --to events only');
+
+    const label = describeStoreUrl(v.store);
+    let store: EventStore;
+    try {
+      // Never created by a reader: a mistyped path is an error, not an empty store.
+      store = await openStore(v.store, { cwd: io.cwd, create: false });
+    } catch (e) {
+      io.stderr.write(`toolnorm replay: cannot open store ${label}: ${(e as Error).message}\n`);
+      return 1;
+    }
+    const out = new LineWriter(io.stdout);
+    const err = new LineWriter(io.stderr, 0);
+    const sessionId = v.session;
+    try {
+      const head = await store.head(sessionId);
+      if (head === 0 && !v.follow) {
+        io.stderr.write(`toolnorm replay: no session ${sessionId} in ${label} (\`toolnorm sessions --store …\` lists them)\n`);
+        return 1;
+      }
+      if (to === 'events') {
+        await printEvents(store, sessionId, out, { fromSeq, toSeq, follow: v.follow });
+      } else {
+        const repo = new ToolRepository(store);
+        const state = await repo.replayer.replay(sessionId, { toSeq });
+        const parts = projectParts(state.state, { output: v.output as 'full' | 'compressed' });
+        if (to === 'parts') for (const p of parts) out.json(p);
+        else if (to === 'ui') for (const p of parts) out.json(toUiPart(p, { states: v['ui-states'] as 'legacy' | 'canonical' }));
+        else for (const frame of encodeParts(sessionId, parts, { output: v.output as 'full' | 'compressed' })) out.json({ jsonrpc: '2.0', method: 'session/update', params: frame });
+        if (!v.quiet) for (const d of diagnosticsOf(state.state)) err.json(d);
+      }
+      await out.flush(true);
+      await err.flush(true);
+      return 0;
+    } catch (e) {
+      await out.flush(true);
+      io.stderr.write(`toolnorm replay: ${(e as Error).message}\n`);
+      return 1;
+    } finally {
+      await store.close();
+    }
   },
 };
+
+async function printEvents(store: EventStore, sessionId: string, out: LineWriter, o: { fromSeq?: number; toSeq?: number; follow: boolean }): Promise<void> {
+  if (!o.follow) {
+    for await (const e of store.read(sessionId, { fromSeq: o.fromSeq, toSeq: o.toSeq })) {
+      out.json(e);
+      await out.flush();
+    }
+    return;
+  }
+  // Until interrupted: SIGINT/SIGTERM end the follow cleanly, so what was read is all printed.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    for await (const e of followSession(store, sessionId, { fromSeq: o.fromSeq, untilSeq: o.toSeq, signal: stop.signal })) {
+      out.json(e);
+      await out.flush(true);
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

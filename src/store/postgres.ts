@@ -1,0 +1,319 @@
+// PostgresEventStore: one history shared by many processes on many machines. Every guarantee is
+// the database's, not the client's: an append is one statement (one implicit transaction) that
+// moves the session head only WHERE head = expected, and (session_id, seq) is a primary key, so
+// two writers can never both take a position. Followers wake on LISTEN/NOTIFY.
+import pg from 'pg';
+import type { ToolEvent } from '../contract/index.js';
+import { pendingMigrations, type Migration } from './migrations.js';
+import { postgresMigrations } from './postgres-schema.js';
+import { batchTimes, checkExpectedSeq, eventRow, storedEvent, StoreCorruptionError } from './serial.js';
+import { ConcurrencyError, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
+import { assertAppendable } from './validate.js';
+
+export interface PostgresStoreOptions {
+  /** Schema that holds the toolnorm_* tables (default `public`); created when missing. */
+  schema?: string;
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+  /** NOTIFY followers on every append (default true). */
+  notify?: boolean;
+  /** Schema migrations (tests inject extra versions; default: the released list). */
+  migrations?: (quotedSchema: string) => readonly Migration[];
+}
+
+/** Our own URL parameters, removed before the URL is handed to the driver. */
+const URL_PARAMS = { schema: 'schema', poolSize: 'pool_size', notify: 'notify' } as const;
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,46}$/;
+
+/** `?schema=…&pool_size=…&notify=off` from a postgres:// URL, and the URL without them. */
+export function parsePostgresUrl(url: string): { connectionString: string; options: PostgresStoreOptions } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`not a PostgreSQL URL: ${redact(url)}`);
+  }
+  const options: PostgresStoreOptions = {};
+  const p = parsed.searchParams;
+  const schema = p.get(URL_PARAMS.schema);
+  if (schema !== null) options.schema = schema;
+  const pool = p.get(URL_PARAMS.poolSize);
+  if (pool !== null) {
+    const n = Number(pool);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`pool_size must be a positive integer, got ${pool}`);
+    options.poolSize = n;
+  }
+  const notify = p.get(URL_PARAMS.notify);
+  if (notify !== null) options.notify = !['0', 'off', 'false', 'no'].includes(notify.toLowerCase());
+  for (const k of Object.values(URL_PARAMS)) p.delete(k);
+  return { connectionString: parsed.toString(), options };
+}
+
+/** The URL without its password, for messages. */
+export function redact(url: string): string {
+  return url.replace(/^(\w+:\/\/[^:/@]*:)[^@]*@/, '$1***@');
+}
+
+interface Waiter {
+  sessionId: string;
+  afterSeq: number;
+  done(): void;
+}
+
+export class PostgresEventStore implements EventStore {
+  private closed = false;
+  private listener?: Promise<pg.Client>;
+  private readonly waiters = new Set<Waiter>();
+  private readonly sql;
+
+  private constructor(
+    readonly pool: pg.Pool,
+    private readonly connectionString: string,
+    readonly schema: string,
+    readonly schemaVersion: number,
+    private readonly notify: boolean,
+    private readonly where: string,
+  ) {
+    const s = `"${schema}"`;
+    const events = `${s}.toolnorm_events`;
+    const streams = `${s}.toolnorm_streams`;
+    const insert = `ins AS (
+      INSERT INTO ${events} (session_id, seq, type, part_id, at, body)
+      SELECT $1, $2::int + t.ord::int, t.type, t.part_id, t.at, t.body
+      FROM unnest($4::text[], $5::text[], $6::bigint[], $7::text[]) WITH ORDINALITY AS t(type, part_id, at, body, ord)
+      WHERE EXISTS (SELECT 1 FROM gate))`;
+    const result = `SELECT head${notify ? ', pg_notify($10, $11)' : ''} FROM gate`;
+    this.sql = {
+      // A new session: create its stream row, or take over an empty one (head 0) left by an
+      // empty append. Two creators race on the unique session_id; the second sees head > 0.
+      appendFirst: `WITH gate AS (
+          INSERT INTO ${streams} AS s (session_id, head, first_at, last_at) VALUES ($1, $2::int + $3::int, $8::bigint, $9::bigint)
+          ON CONFLICT (session_id) DO UPDATE
+            SET head = EXCLUDED.head, first_at = coalesce(s.first_at, EXCLUDED.first_at), last_at = coalesce(EXCLUDED.last_at, s.last_at), updated_at = now()
+            WHERE s.head = $2::int
+          RETURNING s.head), ${insert} ${result}`,
+      appendNext: `WITH gate AS (
+          UPDATE ${streams} SET head = $2::int + $3::int, first_at = coalesce(first_at, $8::bigint), last_at = coalesce($9::bigint, last_at), updated_at = now()
+          WHERE session_id = $1 AND head = $2::int
+          RETURNING head), ${insert} ${result}`,
+      head: `SELECT head FROM ${streams} WHERE session_id = $1`,
+      range: `SELECT seq, body FROM ${events} WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`,
+      sessions: `SELECT session_id, head, first_at, last_at FROM ${streams} ORDER BY id`,
+      saveSnapshot: `INSERT INTO ${s}.toolnorm_snapshots (session_id, seq, data) VALUES ($1, $2, $3)
+          ON CONFLICT (session_id, seq) DO UPDATE SET data = EXCLUDED.data, saved_at = now()`,
+      loadSnapshot: `SELECT seq, data FROM ${s}.toolnorm_snapshots WHERE session_id = $1 AND ($2::bigint IS NULL OR seq <= $2::bigint) ORDER BY seq DESC LIMIT 1`,
+    };
+  }
+
+  /** Connects, applies pending migrations (once, under an advisory lock) and returns the store. */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresEventStore> {
+    const parsed = parsePostgresUrl(url);
+    const opts = { ...parsed.options, ...options };
+    const schema = opts.schema ?? 'public';
+    if (!SCHEMA_NAME.test(schema)) throw new Error(`schema name "${schema}" must be a plain identifier (letters, digits, _; at most 47 characters)`);
+    const where = `${redact(url)} (schema ${schema})`;
+    const pool = new pg.Pool({ connectionString: parsed.connectionString, max: opts.poolSize ?? 10, connectionTimeoutMillis: 10_000, application_name: 'toolnorm' });
+    // An idle pooled connection dropped by the server must not crash the process; the next
+    // query gets a fresh connection or a clear error.
+    pool.on('error', () => {});
+    try {
+      const version = await migratePostgres(pool, schema, (opts.migrations ?? postgresMigrations)(`"${schema}"`), where);
+      return new PostgresEventStore(pool, parsed.connectionString, schema, version, opts.notify ?? true, where);
+    } catch (err) {
+      await pool.end().catch(() => {});
+      throw err;
+    }
+  }
+
+  get channel(): string {
+    return `toolnorm_events_${this.schema}`;
+  }
+
+  private open(): void {
+    if (this.closed) throw new Error(`the event store at ${this.where} is closed`);
+  }
+
+  async append(sessionId: string, events: readonly ToolEvent[], expectedSeq: number): Promise<AppendResult> {
+    this.open();
+    assertAppendable(sessionId, events);
+    const rows = events.map(eventRow);
+    if (!checkExpectedSeq(expectedSeq)) throw new ConcurrencyError(sessionId, expectedSeq, await this.head(sessionId));
+    const { firstAt, lastAt } = batchTimes(rows);
+    const n = rows.length;
+    const values: unknown[] = [
+      sessionId, expectedSeq, n,
+      rows.map((r) => r.type), rows.map((r) => r.partId), rows.map((r) => r.at), rows.map((r) => r.body),
+      firstAt, lastAt,
+    ];
+    // A session id too long for a notification payload wakes every follower instead.
+    if (this.notify) values.push(this.channel, sessionId.length < 7000 ? `${expectedSeq + n}\n${sessionId}` : '');
+    let res: pg.QueryResult;
+    try {
+      res = await this.pool.query(expectedSeq === 0 ? this.sql.appendFirst : this.sql.appendNext, values);
+    } catch (err) {
+      // The primary key is the last line of defence; its violation is a lost race, said as such.
+      if ((err as { code?: string }).code === '23505') throw new ConcurrencyError(sessionId, expectedSeq, await this.head(sessionId));
+      throw err;
+    }
+    if (res.rowCount === 0) throw new ConcurrencyError(sessionId, expectedSeq, await this.head(sessionId));
+    return { sessionId, firstSeq: expectedSeq + 1, lastSeq: expectedSeq + n };
+  }
+
+  async *read(sessionId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {
+    this.open();
+    const head = await this.head(sessionId);
+    const from = Math.max(1, options.fromSeq ?? 1);
+    const to = Math.min(head, options.toSeq ?? head);
+    const batch = Math.max(1, options.batchSize ?? 1000);
+    // Seqs are gapless, so the next range is known before this one arrives: keep one query in
+    // flight while the caller consumes the current batch.
+    const fetch = (a: number) => {
+      const p = this.pool.query({ text: this.sql.range, values: [sessionId, a, Math.min(to, a + batch - 1)], rowMode: 'array' });
+      p.catch(() => {}); // observed below; this only keeps an abandoned prefetch from crashing the process
+      return p;
+    };
+    let next = from <= to ? fetch(from) : undefined;
+    for (let a = from; a <= to; a += batch) {
+      const b = Math.min(to, a + batch - 1);
+      const res = await next!;
+      next = a + batch <= to ? fetch(a + batch) : undefined;
+      const rows = res.rows as [number, string][];
+      for (let k = 0; k <= b - a; k++) {
+        const row = rows[k];
+        if (!row || row[0] !== a + k) throw new StoreCorruptionError(sessionId, a + k, this.where);
+        yield storedEvent(row[1], row[0]);
+      }
+    }
+  }
+
+  async head(sessionId: string): Promise<number> {
+    this.open();
+    const res = await this.pool.query({ text: this.sql.head, values: [sessionId], rowMode: 'array' });
+    return (res.rows[0]?.[0] as number | undefined) ?? 0;
+  }
+
+  async sessions(): Promise<SessionInfo[]> {
+    this.open();
+    const res = await this.pool.query({ text: this.sql.sessions, rowMode: 'array' });
+    return (res.rows as [string, number, string | null, string | null][]).map(([sessionId, lastSeq, firstAt, lastAt]) => {
+      const info: SessionInfo = { sessionId, lastSeq };
+      if (firstAt !== null) info.firstAt = Number(firstAt);
+      if (lastAt !== null) info.lastAt = Number(lastAt);
+      return info;
+    });
+  }
+
+  async saveSnapshot(snapshot: Snapshot): Promise<void> {
+    this.open();
+    await this.pool.query(this.sql.saveSnapshot, [snapshot.sessionId, snapshot.seq, JSON.stringify(snapshot.data)]);
+  }
+
+  async loadSnapshot(sessionId: string, maxSeq?: number): Promise<Snapshot | undefined> {
+    this.open();
+    const bound = maxSeq === undefined || maxSeq === Number.POSITIVE_INFINITY ? null : Math.floor(maxSeq);
+    const res = await this.pool.query({ text: this.sql.loadSnapshot, values: [sessionId, bound], rowMode: 'array' });
+    const row = res.rows[0] as [number, string] | undefined;
+    return row && { sessionId, seq: row[0], data: JSON.parse(row[1]) };
+  }
+
+  /**
+   * Resolves once the session's head is past `afterSeq` (woken by NOTIFY from any writer on any
+   * machine), or after `timeoutMs`, whichever comes first; callers re-read from their seq.
+   */
+  async waitForAppend(sessionId: string, afterSeq: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    this.open();
+    try {
+      await this.listen();
+    } catch {
+      // No listener (e.g. a pooler that drops LISTEN): the timeout turns this into polling.
+    }
+    await new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiter: Waiter = {
+        sessionId,
+        afterSeq,
+        done: () => {
+          if (!this.waiters.delete(waiter)) return;
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', waiter.done);
+          resolve();
+        },
+      };
+      this.waiters.add(waiter);
+      timer = setTimeout(waiter.done, timeoutMs);
+      signal?.addEventListener('abort', waiter.done, { once: true });
+      if (signal?.aborted) waiter.done();
+      // Checked after registering, so an append that committed just before LISTEN took effect
+      // is not waited out.
+      this.head(sessionId).then((h) => { if (h > afterSeq) waiter.done(); }, () => {});
+    });
+  }
+
+  private listen(): Promise<pg.Client> {
+    if (!this.listener) {
+      const attempt = (async () => {
+        const client = new pg.Client({ connectionString: this.connectionString, application_name: 'toolnorm-listen' });
+        client.on('notification', (msg) => this.onNotification(msg.payload ?? ''));
+        client.on('error', () => {
+          // Dropped connection: the next wait listens again; current waiters fall back to their timeout.
+          if (this.listener === attempt) this.listener = undefined;
+          client.end().catch(() => {});
+        });
+        await client.connect();
+        await client.query(`LISTEN "${this.channel}"`);
+        return client;
+      })();
+      attempt.catch(() => { if (this.listener === attempt) this.listener = undefined; });
+      this.listener = attempt;
+    }
+    return this.listener;
+  }
+
+  private onNotification(payload: string): void {
+    const nl = payload.indexOf('\n');
+    const head = nl > 0 ? Number(payload.slice(0, nl)) : Number.POSITIVE_INFINITY;
+    const session = nl > 0 ? payload.slice(nl + 1) : undefined;
+    for (const w of [...this.waiters]) {
+      if ((session === undefined || w.sessionId === session) && head > w.afterSeq) w.done();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of [...this.waiters]) w.done();
+    const listener = this.listener;
+    this.listener = undefined;
+    if (listener) await listener.then((c) => c.end(), () => {}).catch(() => {});
+    await this.pool.end();
+  }
+}
+
+/** Applies pending migrations in one transaction under an advisory lock: concurrent openers on
+ * several machines apply each version exactly once. */
+async function migratePostgres(pool: pg.Pool, schema: string, migrations: readonly Migration[], where: string): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolnorm:schema:${schema}`]);
+    const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (!exists.rowCount) await client.query(`CREATE SCHEMA "${schema}"`);
+    await client.query(`CREATE TABLE IF NOT EXISTS "${schema}".toolnorm_schema_version (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const res = await client.query({ text: `SELECT coalesce(max(version), 0) FROM "${schema}".toolnorm_schema_version`, rowMode: 'array' });
+    const current = Number(res.rows[0]?.[0] ?? 0);
+    let version = current;
+    for (const m of pendingMigrations(migrations, current, where)) {
+      await client.query(m.up);
+      await client.query(`INSERT INTO "${schema}".toolnorm_schema_version (version, description) VALUES ($1, $2)`, [m.version, m.description]);
+      version = m.version;
+    }
+    await client.query('COMMIT');
+    return version;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

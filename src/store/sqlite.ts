@@ -1,0 +1,182 @@
+// SqliteEventStore: the embedded default. One file, WAL mode, one IMMEDIATE transaction per
+// append batch; the concurrency check runs inside that transaction, so several processes sharing
+// the file serialize on SQLite's write lock and the loser sees the winner's head.
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { ToolEvent } from '../contract/index.js';
+import { pendingMigrations, type Migration } from './migrations.js';
+import { batchTimes, checkExpectedSeq, eventRow, storedEvent, StoreCorruptionError, type EventRow } from './serial.js';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
+import { ConcurrencyError, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
+import { assertAppendable } from './validate.js';
+
+export const DEFAULT_SQLITE_PATH = '.toolnorm/events.db';
+
+export interface SqliteStoreOptions {
+  /** Create the file and its directory when missing (default true). */
+  create?: boolean;
+  /**
+   * `normal` (default): a committed append survives the process being killed at any moment; the
+   * last commits may be lost on power loss, never corrupted. `full`: fsync on every commit, which
+   * also survives power loss, at the price of one disk flush per append.
+   */
+  synchronous?: 'normal' | 'full';
+  /** How long a writer waits for another process holding the write lock (default 10 s). */
+  busyTimeoutMs?: number;
+  /** Schema migrations (tests inject extra versions; default: the released list). */
+  migrations?: readonly Migration[];
+}
+
+interface StreamRow {
+  id: number;
+  head: number;
+}
+
+type Db = Database.Database;
+
+/** Applies pending migrations in one IMMEDIATE transaction, so concurrent openers apply each once. */
+export function migrateSqlite(db: Db, migrations: readonly Migration[], where: string): number {
+  const run = db.transaction(() => {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+    if (tables.length && !tables.includes('schema_version')) {
+      throw new Error(`${where} is an SQLite database but not a toolnorm event store (it has tables ${tables.slice(0, 5).join(', ')} and no schema_version)`);
+    }
+    db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    const current = (db.prepare('SELECT coalesce(max(version), 0) FROM schema_version').pluck().get() as number) ?? 0;
+    const record = db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)');
+    let version = current;
+    for (const m of pendingMigrations(migrations, current, where)) {
+      db.exec(m.up);
+      record.run(m.version, m.description, Date.now());
+      version = m.version;
+    }
+    return version;
+  });
+  return run.immediate();
+}
+
+export class SqliteEventStore implements EventStore {
+  readonly db: Db;
+  readonly schemaVersion: number;
+  private closed = false;
+  private readonly q;
+  private readonly appendTx;
+
+  constructor(readonly path: string, options: SqliteStoreOptions = {}) {
+    const create = options.create ?? true;
+    if (path !== ':memory:') {
+      if (!create && !existsSync(path)) throw new Error(`no event store at ${path}`);
+      if (create) mkdirSync(dirname(path), { recursive: true });
+    }
+    this.db = new Database(path, { fileMustExist: !create, timeout: options.busyTimeoutMs ?? 10_000 });
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      this.schemaVersion = migrateSqlite(this.db, options.migrations ?? SQLITE_MIGRATIONS, path);
+    } catch (err) {
+      this.db.close();
+      throw err;
+    }
+    const db = this.db;
+    this.q = {
+      stream: db.prepare('SELECT id, head FROM streams WHERE session_id = ?'),
+      newStream: db.prepare('INSERT INTO streams (session_id, head, first_at, last_at) VALUES (?, 0, NULL, NULL)'),
+      setHead: db.prepare('UPDATE streams SET head = ?, first_at = coalesce(first_at, ?), last_at = coalesce(?, last_at) WHERE id = ?'),
+      insert: db.prepare('INSERT INTO events (stream, seq, type, part_id, at, body) VALUES (?, ?, ?, ?, ?, ?)'),
+      range: db.prepare('SELECT seq, body FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq').raw(),
+      sessions: db.prepare('SELECT session_id, head, first_at, last_at FROM streams ORDER BY id').raw(),
+      saveSnapshot: db.prepare('INSERT OR REPLACE INTO snapshots (session_id, seq, data, saved_at) VALUES (?, ?, ?, ?)'),
+      loadSnapshot: db.prepare('SELECT seq, data FROM snapshots WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').raw(),
+    };
+    this.appendTx = db.transaction((sessionId: string, rows: EventRow[], expectedSeq: number): AppendResult => {
+      const q = this.q;
+      let stream = q.stream.get(sessionId) as StreamRow | undefined;
+      const head = stream?.head ?? 0;
+      if (head !== expectedSeq) throw new ConcurrencyError(sessionId, expectedSeq, head);
+      if (!stream) stream = { id: Number(q.newStream.run(sessionId).lastInsertRowid), head: 0 };
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]!;
+        q.insert.run(stream.id, head + 1 + i, r.type, r.partId, r.at, r.body);
+      }
+      const { firstAt, lastAt } = batchTimes(rows);
+      q.setHead.run(head + rows.length, firstAt, lastAt, stream.id);
+      return { sessionId, firstSeq: head + 1, lastSeq: head + rows.length };
+    });
+  }
+
+  private open(): void {
+    if (this.closed) throw new Error(`the event store at ${this.path} is closed`);
+  }
+
+  async append(sessionId: string, events: readonly ToolEvent[], expectedSeq: number): Promise<AppendResult> {
+    this.open();
+    assertAppendable(sessionId, events);
+    // Serialized before the transaction: nothing can fail half-way through the writes for a
+    // reason that was knowable up front.
+    const rows = events.map(eventRow);
+    if (!checkExpectedSeq(expectedSeq)) throw new ConcurrencyError(sessionId, expectedSeq, await this.head(sessionId));
+    return this.appendTx.immediate(sessionId, rows, expectedSeq);
+  }
+
+  async *read(sessionId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {
+    this.open();
+    const stream = this.q.stream.get(sessionId) as StreamRow | undefined;
+    if (!stream) return;
+    // The head at the start bounds the read, as in the memory store: events appended meanwhile
+    // are for the next read (or for a follower).
+    const from = Math.max(1, options.fromSeq ?? 1);
+    const to = Math.min(stream.head, options.toSeq ?? stream.head);
+    const batch = Math.max(1, options.batchSize ?? 1000);
+    for (let a = from; a <= to; a += batch) {
+      const b = Math.min(to, a + batch - 1);
+      const rows = this.q.range.all(stream.id, a, b) as [number, string][];
+      for (let k = 0; k <= b - a; k++) {
+        const row = rows[k];
+        if (!row || row[0] !== a + k) throw new StoreCorruptionError(sessionId, a + k, this.path);
+        yield storedEvent(row[1], row[0]);
+      }
+    }
+  }
+
+  async head(sessionId: string): Promise<number> {
+    this.open();
+    return (this.q.stream.get(sessionId) as StreamRow | undefined)?.head ?? 0;
+  }
+
+  async sessions(): Promise<SessionInfo[]> {
+    this.open();
+    return (this.q.sessions.all() as [string, number, number | null, number | null][]).map(([sessionId, lastSeq, firstAt, lastAt]) => {
+      const info: SessionInfo = { sessionId, lastSeq };
+      if (firstAt !== null) info.firstAt = firstAt;
+      if (lastAt !== null) info.lastAt = lastAt;
+      return info;
+    });
+  }
+
+  async saveSnapshot(snapshot: Snapshot): Promise<void> {
+    this.open();
+    this.q.saveSnapshot.run(snapshot.sessionId, snapshot.seq, JSON.stringify(snapshot.data), Date.now());
+  }
+
+  async loadSnapshot(sessionId: string, maxSeq = Number.MAX_SAFE_INTEGER): Promise<Snapshot | undefined> {
+    this.open();
+    const row = this.q.loadSnapshot.get(sessionId, Math.min(maxSeq, Number.MAX_SAFE_INTEGER)) as [number, string] | undefined;
+    return row && { sessionId, seq: row[0], data: JSON.parse(row[1]) };
+  }
+
+  /** Resolves once the session's head is past `afterSeq`, or after `timeoutMs` (polling: SQLite has no notifications across processes). */
+  async waitForAppend(sessionId: string, afterSeq: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!signal?.aborted && !this.closed && Date.now() < deadline) {
+      if ((await this.head(sessionId)) > afterSeq) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25, Math.max(0, deadline - Date.now()))));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+}

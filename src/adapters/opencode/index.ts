@@ -1,19 +1,23 @@
-// Placeholder until the opencode adapter lands: it recognises nothing and says so for every line.
+// OpenCode: `GET /event` and `GET /global/event` SSE, `opencode run --format json`, `opencode
+// export` and the `GET /session/:id/message` array, all read into the same tool-part lifecycle.
+// Facts: notes/opencode.md; the README section is docs/readme-opencode.md.
 import type { AdapterDefinition } from '../types.js';
 import { EventEmitterFor } from '../shared/emit.js';
+import { OpenCodeReader } from './reader.js';
+import { sniffOpenCode } from './sniff.js';
 
 export const opencodeAdapter: AdapterDefinition = {
   id: 'opencode',
   provider: 'opencode',
-  description: 'opencode (not implemented yet)',
-  sniff: () => 0,
-  create(sink) {
-    const out = new EventEmitterFor(sink, 'opencode');
+  description: 'OpenCode: /event and /global/event SSE, run --format json, export JSON, messages API',
+  sniff: sniffOpenCode,
+  create(sink, options) {
+    const reader = new OpenCodeReader(new EventEmitterFor(sink, 'opencode'), options);
     return {
-      line(text, pos) {
-        if (text.trim()) out.malformed(text, 'the opencode adapter is not implemented yet', pos);
-      },
-      end() {},
+      line: (text, pos) => reader.line(text, pos),
+      beginFile: (file) => reader.beginFile(file),
+      endFile: () => reader.endFile(),
+      end: () => reader.end(),
     };
   },
 };

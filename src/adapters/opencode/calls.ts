@@ -1,0 +1,319 @@
+// The life of one OpenCode tool part as ToolEvents. Every input form (SSE, global SSE, run JSON,
+// exports, the messages API) ends here with a ToolPartView; this class turns the sequence of
+// views of one `part.id` into started → updated/progress → exactly one completed or failed.
+//
+// OpenCode states map as: pending → tool.started; running → tool.progress (state running, with
+// streamed output); completed → tool.completed; error → tool.failed. Two `completed` states are
+// failures here: the `invalid` tool (the model asked for a tool that does not exist) and a bash
+// command that was killed (`exit: null` plus a `<shell_metadata>` note).
+import type { ToolKind, ToolMetadata } from '../../contract/index.js';
+import type { EventEmitterFor } from '../shared/emit.js';
+import { mcpTitle } from '../shared/mcp.js';
+import { displayPath, usableTitle } from '../shared/titles.js';
+import type { InputPosition } from '../types.js';
+import { errorCode, invalidCall, stoppedCommand } from './errors.js';
+import { completedOutput, terminalMetadata } from './output.js';
+import { obj, text, type Obj, type RawStatus, type ToolPartView } from './part-view.js';
+import { childSessionInOutput, Sessions, type TaskRef } from './sessions.js';
+import { runningTitle, specTitle, type TitleContext } from './tool-table.js';
+import type { ToolNames } from './tool-names.js';
+
+export interface ApplyContext {
+  sessionId: string;
+  /** The time the transport gives this update (SSE `properties.time`, run `timestamp`). */
+  at?: number;
+  pos?: InputPosition;
+}
+
+interface Description {
+  name: string;
+  kind: ToolKind;
+  title: string;
+  input: unknown;
+  meta: ToolMetadata;
+  /** The invalid tool: the call the model asked for and why it could not run. */
+  invalid?: { tool?: string; error?: string; code: 'unknown_tool' | 'invalid_input' };
+}
+
+interface OpenCall {
+  sessionId: string;
+  name: string;
+  kind: ToolKind;
+  title: string;
+  inputKey: string;
+  metaKeys: Record<string, string>;
+  running: boolean;
+  /** The last streamed output preview (`state.metadata.output` while running). */
+  streamed: string;
+  callKey?: string;
+  approval?: Obj;
+  permissionReply?: string;
+}
+
+const TERMINAL: ReadonlySet<RawStatus> = new Set(['completed', 'error']);
+/** Metadata keys a later update may change; compared so only real changes are emitted. */
+const MUTABLE_META = ['rawType', 'mcp', 'childSessionId', 'task', 'requestedTool'] as const;
+
+const keyOf = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
+
+/** New streamed output since `prev`. OpenCode resends the whole (bounded, tail) preview each time. */
+export function outputDelta(prev: string, next: string): string {
+  if (next.startsWith(prev)) return next.slice(prev.length);
+  // A sliding tail: next = prev.slice(d) + added. The smallest such d keeps the most overlap.
+  const head = next.slice(0, 64);
+  if (head) {
+    for (let d = prev.indexOf(head, 1); d >= 0; d = prev.indexOf(head, d + 1)) {
+      if (next.startsWith(prev.slice(d))) return next.slice(prev.length - d);
+    }
+  }
+  return next;
+}
+
+export interface CallsOptions {
+  clock: () => number;
+  cwd?: string;
+}
+
+export class Calls {
+  private readonly open = new Map<string, OpenCall>();
+  /** Final raw status of every finished part: later copies (sync duplicates, exports, compaction re-sends) are dropped. */
+  private readonly closed = new Map<string, RawStatus>();
+  private readonly byCall = new Map<string, string>();
+  private readonly byRequest = new Map<string, string>();
+  readonly sessions: Sessions;
+
+  constructor(private readonly out: EventEmitterFor, private readonly names: ToolNames, private readonly opts: CallsOptions) {
+    this.sessions = new Sessions(
+      {
+        parent: (sessionId, partId, parentId) => this.out.emit('tool.updated', { sessionId, partId, at: this.opts.clock() }, { metadata: { parentId } }),
+        child: (task: TaskRef, childSessionId) => {
+          const call = this.open.get(task.partId);
+          if (call) call.metaKeys.childSessionId = keyOf(childSessionId);
+          this.out.emit('tool.updated', { sessionId: task.sessionId, partId: task.partId, at: this.opts.clock() }, { metadata: { childSessionId } });
+        },
+      },
+      opts.cwd,
+    );
+  }
+
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  private titleContext(sessionId: string, view: ToolPartView): TitleContext {
+    const cwd = this.sessions.cwdOf(sessionId);
+    const hint = usableTitle(view.title);
+    return {
+      path: (p) => {
+        if (cwd) return displayPath(p, cwd);
+        // Without a cwd (run JSON carries none), OpenCode's own title of a file tool is the
+        // worktree-relative path: use it when the input path ends with it.
+        return hint && p.endsWith(`/${hint}`) ? hint : p;
+      },
+    };
+  }
+
+  private describe(view: ToolPartView, sessionId: string): Description {
+    const ctx = this.titleContext(sessionId, view);
+    const meta: ToolMetadata = { rawType: view.tool };
+    const descriptor = actionDescriptor(view.metadata);
+    if (view.tool === 'invalid') {
+      const asked = invalidCall(view.input);
+      if (asked.tool) meta.requestedTool = asked.tool;
+      const requested = asked.tool ? this.names.identify(asked.tool) : undefined;
+      const unavailable = !requested?.spec && !requested?.mcp || /unavailable tool/i.test(asked.error ?? '');
+      const code = unavailable ? 'unknown_tool' : 'invalid_input';
+      const name = asked.tool ?? 'invalid';
+      const kind: ToolKind = unavailable ? 'unknown' : requested!.kind;
+      const title = descriptor ?? (unavailable ? specTitle(this.names.identify('invalid').spec!, view.input, ctx) : requested!.spec ? requested!.spec.fallback : runningTitle(name));
+      return { name, kind, title, input: view.input, meta, invalid: { ...asked, code } };
+    }
+    const id = this.names.identify(view.tool);
+    if (id.mcp) meta.mcp = id.mcp;
+    let title: string;
+    if (descriptor) title = descriptor;
+    else if (id.mcp) title = mcpTitle(id.mcp.server, id.mcp.tool, view.input);
+    else if (id.spec) title = specTitle(id.spec, view.input, ctx);
+    else title = usableTitle(view.title) ?? runningTitle(id.name);
+    if (id.kind === 'subagent' && view.tool === 'task') {
+      const child = text(view.metadata.sessionId) ?? childSessionInOutput(view.output);
+      if (child) meta.childSessionId = child;
+      const input = obj(view.input) ?? {};
+      const task: Obj = {};
+      if (text(input.subagent_type)) task.agent = input.subagent_type;
+      if (obj(view.metadata.model)) task.model = view.metadata.model;
+      if (Object.keys(task).length) meta.task = task;
+    }
+    return { name: id.name, kind: id.kind, title, input: view.input, meta };
+  }
+
+  apply(view: ToolPartView, ctx: ApplyContext): void {
+    const done = this.closed.get(view.id);
+    if (done) {
+      if (TERMINAL.has(view.status) && view.status !== done) {
+        this.out.diagnostic('conflicting_update', `tool part ${view.id} ended ${done} and is now reported ${view.status}; the first final state is kept`, ctx.pos, { partId: view.id });
+      }
+      return;
+    }
+    let call = this.open.get(view.id);
+    const sessionId = call?.sessionId ?? ctx.sessionId;
+    const d = this.describe(view, sessionId);
+    if (!call) call = this.start(view, ctx, sessionId, d);
+    else this.refine(view, ctx, call, d);
+    // After start: linking may emit updates on this very part.
+    if (view.tool === 'task') this.sessions.onTask(sessionId, view.id, text(obj(view.input)?.description), d.meta.childSessionId);
+
+    if (view.status === 'running') {
+      const preview = text(view.metadata.output);
+      const delta = preview !== undefined ? outputDelta(call.streamed, preview) : '';
+      if (preview !== undefined) call.streamed = preview;
+      if (!call.running || delta) {
+        call.running = true;
+        this.out.emit('tool.progress', this.env(sessionId, view.id, ctx.at ?? view.start, ctx), delta ? { outputDelta: delta } : {});
+      }
+    } else if (TERMINAL.has(view.status)) {
+      this.finish(view, ctx, call, d, sessionId);
+    }
+  }
+
+  private env(sessionId: string, partId: string, at: number | undefined, ctx: { pos?: InputPosition }) {
+    return { sessionId, partId, at: at ?? this.opts.clock(), ...(ctx.pos ? { pos: ctx.pos } : {}) };
+  }
+
+  private start(view: ToolPartView, ctx: ApplyContext, sessionId: string, d: Description): OpenCall {
+    const metadata: ToolMetadata = { provider: 'opencode', ...d.meta };
+    if (view.callId) metadata.callId = view.callId;
+    const cwd = this.sessions.cwdOf(sessionId);
+    if (cwd) metadata.cwd = cwd;
+    if (view.partMetadata?.providerExecuted === true) metadata.providerExecuted = true;
+    const parentId = this.sessions.parentFor(sessionId, view.id);
+    if (parentId) metadata.parentId = parentId;
+    const at = view.status === 'pending' ? ctx.at ?? view.start : view.start ?? ctx.at;
+    this.out.emit('tool.started', this.env(sessionId, view.id, at, ctx), { name: d.name, kind: d.kind, title: d.title, input: d.input, metadata });
+    const call: OpenCall = {
+      sessionId,
+      name: d.name,
+      kind: d.kind,
+      title: d.title,
+      inputKey: keyOf(d.input),
+      metaKeys: Object.fromEntries(MUTABLE_META.map((k) => [k, keyOf(d.meta[k])])),
+      running: false,
+      streamed: '',
+    };
+    if (view.messageId && view.callId) {
+      call.callKey = `${view.messageId}\u0000${view.callId}`;
+      this.byCall.set(call.callKey, view.id);
+    }
+    this.open.set(view.id, call);
+    return call;
+  }
+
+  private refine(view: ToolPartView, ctx: ApplyContext, call: OpenCall, d: Description): void {
+    const body: { name?: string; kind?: ToolKind; title?: string; input?: unknown; metadata?: ToolMetadata } = {};
+    if (d.name !== call.name) body.name = call.name = d.name;
+    if (d.kind !== call.kind) body.kind = call.kind = d.kind;
+    if (d.title !== call.title) body.title = call.title = d.title;
+    const inputKey = keyOf(d.input);
+    if (inputKey !== call.inputKey) {
+      body.input = d.input;
+      call.inputKey = inputKey;
+    }
+    const metadata: ToolMetadata = {};
+    for (const k of MUTABLE_META) {
+      const v = keyOf(d.meta[k]);
+      if (v !== call.metaKeys[k] && d.meta[k] !== undefined) {
+        (metadata as Obj)[k] = d.meta[k];
+        call.metaKeys[k] = v;
+      }
+    }
+    if (Object.keys(metadata).length) body.metadata = metadata;
+    if (Object.keys(body).length) this.out.emit('tool.updated', this.env(call.sessionId, view.id, ctx.at ?? view.start, ctx), body);
+  }
+
+  private finish(view: ToolPartView, ctx: ApplyContext, call: OpenCall, d: Description, sessionId: string): void {
+    const env = this.env(sessionId, view.id, view.end ?? ctx.at, ctx);
+    const elapsed = view.start !== undefined && view.end !== undefined && view.end >= view.start ? { elapsedMs: view.end - view.start } : {};
+    const withMeta = (m: ToolMetadata) => (Object.keys(m).length ? { metadata: m } : {});
+    if (d.invalid) {
+      const message = view.output ?? view.error ?? d.invalid.error ?? `the model called ${d.name}, which is not available`;
+      const details: Obj = {};
+      if (d.invalid.tool) details.requestedTool = d.invalid.tool;
+      if (d.invalid.error) details.reason = d.invalid.error;
+      this.out.emit('tool.failed', env, { error: { message, code: d.invalid.code, ...(Object.keys(details).length ? { details } : {}) }, ...elapsed, ...withMeta(terminalMetadata(view)) });
+    } else if (view.status === 'completed') {
+      const stopped = d.kind === 'bash' ? stoppedCommand(view.output, view.metadata) : undefined;
+      if (stopped) {
+        this.out.emit('tool.failed', env, {
+          error: { message: stopped.message, code: stopped.code, details: { output: view.output, opencodeStatus: 'completed' } },
+          ...elapsed,
+          ...withMeta(terminalMetadata(view)),
+        });
+      } else {
+        const built = completedOutput(view);
+        this.out.emit('tool.completed', env, { output: built.output, ...elapsed, ...withMeta(built.metadata) });
+      }
+    } else {
+      const message = view.error?.trim() ? view.error : 'the tool call failed without an error message';
+      const code = errorCode(message, { metadata: view.metadata, permissionReply: call.permissionReply });
+      const extra = { ...view.metadata };
+      const details = Object.keys(extra).length ? { details: { metadata: extra } } : {};
+      this.out.emit('tool.failed', env, { error: { message, code, ...details }, ...elapsed, ...withMeta(terminalMetadata(view)) });
+    }
+    this.closed.set(view.id, view.status);
+    this.open.delete(view.id);
+    if (call.callKey) this.byCall.delete(call.callKey);
+  }
+
+  /** `permission.asked` (v2) / `permission.updated` (v1): the approval request of a running call. */
+  permissionAsked(p: Obj, ctx: Omit<ApplyContext, 'sessionId'>): void {
+    const tool = obj(p.tool);
+    const messageId = text(tool?.messageID) ?? text(p.messageID);
+    const callId = text(tool?.callID) ?? text(p.callID);
+    const requestId = text(p.id);
+    if (!messageId || !callId) return; // not about a tool call
+    const partId = this.byCall.get(`${messageId}\u0000${callId}`);
+    const call = partId ? this.open.get(partId) : undefined;
+    if (!partId || !call) {
+      this.out.diagnostic('unknown_part', `permission request ${requestId ?? '(no id)'} names tool call ${callId}, which is not an open tool part here`, ctx.pos);
+      return;
+    }
+    if (requestId) this.byRequest.set(requestId, partId);
+    const approval: Obj = { status: 'asked' };
+    if (requestId) approval.requestId = requestId;
+    const permission = text(p.permission) ?? text(p.type);
+    if (permission) approval.permission = permission;
+    const patterns = Array.isArray(p.patterns) ? p.patterns : p.pattern !== undefined ? [p.pattern].flat() : undefined;
+    if (patterns) approval.patterns = patterns;
+    call.approval = approval;
+    this.out.emit('tool.updated', this.env(call.sessionId, partId, ctx.at, ctx), { metadata: { approval } });
+  }
+
+  /** `permission.replied`: v2 `{requestID, reply}`, v1 `{permissionID, response}`. */
+  permissionReplied(p: Obj, ctx: Omit<ApplyContext, 'sessionId'>): void {
+    const requestId = text(p.requestID) ?? text(p.permissionID);
+    const partId = requestId ? this.byRequest.get(requestId) : undefined;
+    if (!requestId || !partId) return; // a request we never tied to a tool call
+    this.byRequest.delete(requestId);
+    const call = this.open.get(partId);
+    if (!call) return;
+    const reply = text(p.reply) ?? text(p.response);
+    call.approval = { ...(call.approval ?? {}), status: 'replied', ...(reply ? { reply } : {}) };
+    if (reply) call.permissionReply = reply;
+    this.out.emit('tool.updated', this.env(call.sessionId, partId, ctx.at, ctx), { metadata: { approval: call.approval } });
+  }
+
+  /** `message.part.removed` for a tool part still open: reported, the part itself stays. */
+  partRemoved(partId: string | undefined, ctx: Omit<ApplyContext, 'sessionId'>): void {
+    if (partId && this.open.has(partId)) {
+      this.out.diagnostic('part_removed', `OpenCode removed tool part ${partId} before it finished (revert or undo); the part is kept in its last state`, ctx.pos, { partId });
+    }
+  }
+}
+
+/** `state.metadata.actionDescriptor`: the seed's preferred title, when a tool provides one. */
+function actionDescriptor(metadata: Obj): string | undefined {
+  const a = metadata.actionDescriptor;
+  if (typeof a === 'string') return usableTitle(a);
+  const o = obj(a);
+  return o ? usableTitle(o.title) ?? usableTitle(o.text) ?? usableTitle(o.label) ?? usableTitle(o.description) : undefined;
+}

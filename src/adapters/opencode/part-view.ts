@@ -1,0 +1,100 @@
+// Reads an OpenCode ToolPart leniently into one flat view. The same call is seen through several
+// shapes: SDK v1/v2 `ToolPart` (`tool`, `state.status`, `state.error: string`, `time{start,end}`)
+// and the v2 message model (`name`, `error{type,message}`, `content[]`, `time{created,ran,completed}`).
+// Everything downstream reads this view, never the raw part.
+
+export type Obj = Record<string, unknown>;
+export const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+export const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+export type RawStatus = 'pending' | 'running' | 'completed' | 'error';
+const STATUSES: ReadonlySet<string> = new Set(['pending', 'running', 'completed', 'error']);
+
+export interface ToolPartView {
+  /** Stable key of the call: `part.id` (see README: "Identity"). */
+  id: string;
+  callId?: string;
+  messageId?: string;
+  sessionId?: string;
+  /** The raw tool name of this update (it can change mid-life: `no_such_tool` → `invalid`). */
+  tool: string;
+  status: RawStatus;
+  input: unknown;
+  /** `state.title`; only ever used after `usableTitle`. */
+  title?: string;
+  /** `state.metadata` (the tool's own metadata), `{}` when absent. */
+  metadata: Obj;
+  output?: string;
+  /** Structured result of the v2 message model. */
+  structured?: unknown;
+  error?: string;
+  start?: number;
+  end?: number;
+  compacted?: number;
+  attachments?: unknown[];
+  /** `part.metadata`: provider metadata such as `providerExecuted`. */
+  partMetadata?: Obj;
+}
+
+/** Text of v2 `LlmToolContent[]` (text items joined). */
+function contentText(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const parts = content.map((c) => text(obj(c)?.text)).filter((t): t is string => t !== undefined);
+  return parts.length ? parts.join('\n') : undefined;
+}
+
+function inputOf(raw: unknown): unknown {
+  // v2 pending input is the raw JSON text streamed so far.
+  if (typeof raw !== 'string') return raw ?? {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+/** The view of a tool part, or the reason it cannot be read as one. */
+export function readToolPart(part: Obj, fallbackSessionId?: string): ToolPartView | string {
+  const tool = text(part.tool) ?? text(part.name);
+  if (!tool) return 'tool part without a tool name';
+  const callId = text(part.callID);
+  const id = text(part.id) || undefined;
+  const messageId = text(part.messageID);
+  const key = id ?? (callId ? `${messageId ?? 'call'}:${callId}` : undefined);
+  if (!key) return `tool part "${tool}" has neither an id nor a callID`;
+  const state = obj(part.state);
+  if (!state) return `tool part ${key} has no state`;
+  const status = text(state.status);
+  if (!status || !STATUSES.has(status)) return `tool part ${key} has an unknown status ${JSON.stringify(state.status)}`;
+  const time = obj(state.time) ?? obj(part.time) ?? {};
+  const errorRaw = state.error;
+  const view: ToolPartView = {
+    id: key,
+    tool,
+    status: status as RawStatus,
+    input: inputOf(state.input),
+    metadata: obj(state.metadata) ?? {},
+  };
+  if (callId) view.callId = callId;
+  if (messageId) view.messageId = messageId;
+  const sessionId = text(part.sessionID) ?? fallbackSessionId;
+  if (sessionId) view.sessionId = sessionId;
+  if (typeof state.title === 'string') view.title = state.title;
+  const output = text(state.output) ?? contentText(state.content);
+  if (output !== undefined) view.output = output;
+  if (state.structured !== undefined) view.structured = state.structured;
+  const error = text(errorRaw) ?? text(obj(errorRaw)?.message);
+  if (error !== undefined) view.error = error;
+  else if (status === 'error') view.error = errorRaw === undefined ? '' : JSON.stringify(errorRaw);
+  const start = num(time.start) ?? num(time.ran) ?? num(time.created);
+  const end = num(time.end) ?? num(time.completed);
+  if (start !== undefined) view.start = start;
+  if (end !== undefined) view.end = end;
+  const compacted = num(time.compacted) ?? num(time.pruned);
+  if (compacted !== undefined) view.compacted = compacted;
+  if (Array.isArray(state.attachments) && state.attachments.length) view.attachments = state.attachments;
+  const pm = obj(part.metadata);
+  if (pm && Object.keys(pm).length) view.partMetadata = pm;
+  return view;
+}

@@ -1,0 +1,241 @@
+// One OpenCode input, whatever its form, down to tool parts. Each file's form is told from its
+// first non-empty line:
+//   - `data:` / `event:` / `:` → SSE (`/event`, or `/global/event` with `payload` envelopes);
+//   - a complete JSON line → JSON lines: `run --format json` lines, bare bus events, or an export /
+//     messages array that happens to sit on one line (the messages API answers on one line);
+//   - anything else starting with `{` or `[` → one JSON document (a pretty-printed export or
+//     messages array), buffered and parsed when the file ends.
+import type { EventEmitterFor } from '../shared/emit.js';
+import { toEpochMs } from '../shared/emit.js';
+import type { AdapterOptions, InputPosition } from '../types.js';
+import { BUS_HANDLERS, looksLikeToolEvent, type BusTarget, type EventContext } from './bus-events.js';
+import { Calls } from './calls.js';
+import { obj, readToolPart, text, type Obj } from './part-view.js';
+import { SseFramer } from './sse.js';
+import { ToolNames } from './tool-names.js';
+
+type Form = 'sse' | 'json-lines' | 'document';
+
+/** `run --format json` line types (BIN 1.18.33, SRC run.ts). Only `tool_use` carries a tool part. */
+export const RUN_LINE_TYPES: ReadonlySet<string> = new Set(['step_start', 'tool_use', 'text', 'reasoning', 'step_finish', 'error', 'done']);
+
+/** Part types that are not tool calls (SDK v1/v2 Part union). */
+const OTHER_PART_TYPES: ReadonlySet<string> = new Set(['text', 'reasoning', 'file', 'step-start', 'step-finish', 'snapshot', 'patch', 'agent', 'retry', 'compaction', 'subtask']);
+
+/** Recently seen bus event ids: `/global/event` repeats every durable event as a `sync` payload. */
+class RecentIds {
+  private readonly set = new Set<string>();
+  private readonly order: string[] = [];
+  constructor(private readonly capacity = 1024) {}
+  /** True when `id` was seen recently; remembers it otherwise. */
+  seen(id: string): boolean {
+    if (this.set.has(id)) return true;
+    this.set.add(id);
+    this.order.push(id);
+    if (this.order.length > this.capacity) this.set.delete(this.order.shift()!);
+    return false;
+  }
+}
+
+export class OpenCodeReader implements BusTarget {
+  readonly calls: Calls;
+  private form?: Form;
+  private file?: string;
+  private sse: SseFramer;
+  private doc: string[] = [];
+  private docPos?: InputPosition;
+  private readonly recent = new RecentIds();
+  private readonly clock: () => number;
+
+  constructor(private readonly out: EventEmitterFor, private readonly options: AdapterOptions) {
+    this.clock = options.clock ?? (() => 0);
+    this.calls = new Calls(out, new ToolNames(options.mcpServers ?? []), { clock: this.clock, cwd: options.cwd });
+    this.sse = this.newFramer();
+  }
+
+  private newFramer(): SseFramer {
+    return new SseFramer({
+      data: (value, pos, event) => this.value(value, pos, event),
+      malformed: (t, reason, pos) => this.out.malformed(t, reason, pos),
+    });
+  }
+
+  beginFile(file: string): void {
+    this.endFile();
+    this.file = file;
+  }
+
+  endFile(): void {
+    this.sse.flush();
+    this.flushDocument();
+    this.form = undefined;
+    this.sse = this.newFramer();
+  }
+
+  /** Session id for parts that name none: the option, else one derived from the file name. */
+  private fallbackSession(): string {
+    if (this.options.sessionId) return this.options.sessionId;
+    const base = (this.file ?? '-').split(/[\\/]/).pop() || '-';
+    return `opencode:${base === '-' ? 'stdin' : base}`;
+  }
+
+  line(t: string, pos: InputPosition): void {
+    if (!this.form) {
+      if (!t.trim()) return;
+      this.form = formOf(t);
+      if (!this.form) {
+        this.out.malformed(t, 'not OpenCode SSE, run JSON or an export', pos);
+        return;
+      }
+    }
+    switch (this.form) {
+      case 'sse':
+        this.sse.line(t, pos);
+        return;
+      case 'document':
+        if (!this.doc.length) this.docPos = pos;
+        this.doc.push(t);
+        return;
+      case 'json-lines': {
+        if (!t.trim()) return;
+        let v: unknown;
+        try {
+          v = JSON.parse(t);
+        } catch (err) {
+          // A data line in a JSON-lines file: someone concatenated streams; read it as SSE.
+          if (/^(data|event|id|retry):|^:/.test(t)) return this.sse.line(t, pos);
+          this.out.malformed(t, `not JSON (${(err as Error).message})`, pos);
+          return;
+        }
+        this.value(v, pos);
+      }
+    }
+  }
+
+  private flushDocument(): void {
+    if (!this.doc.length) return;
+    const joined = this.doc.join('\n');
+    const pos = this.docPos!;
+    this.doc = [];
+    this.docPos = undefined;
+    let v: unknown;
+    try {
+      v = JSON.parse(joined);
+    } catch (err) {
+      this.out.malformed(joined, `the file starts like a JSON document (export or messages list) but is not valid JSON (${(err as Error).message})`, pos);
+      return;
+    }
+    this.value(v, pos);
+  }
+
+  /** Any parsed JSON value of any form. */
+  private value(v: unknown, pos: InputPosition, sseEvent?: string): void {
+    if (Array.isArray(v)) {
+      for (const item of v) this.value(item, pos);
+      return;
+    }
+    const o = obj(v);
+    if (!o) {
+      this.out.malformed(JSON.stringify(v) ?? String(v), 'a JSON value that is not an object', pos);
+      return;
+    }
+    if (obj(o.payload)) return this.globalEvent(o, pos);
+    if (Array.isArray(o.messages)) return this.exportDoc(o, pos);
+    if (obj(o.info) && Array.isArray(o.parts)) return this.message(o, undefined, pos);
+    const type = text(o.type) ?? sseEvent;
+    if (type && RUN_LINE_TYPES.has(type) && !('properties' in o)) return this.runLine(o, type, pos);
+    if (type && ('properties' in o || type.includes('.'))) return this.busEvent({ ...o, type }, pos, {});
+    if (type === 'tool') return this.part(o, undefined, { pos });
+    if (type) return; // a well-formed record of a type with no tool data
+    this.out.malformed(JSON.stringify(o), 'a JSON object that is not an OpenCode event, run line, export or message', pos);
+  }
+
+  private globalEvent(o: Obj, pos: InputPosition): void {
+    const payload = obj(o.payload)!;
+    const directory = text(o.directory);
+    const ctx: EventContext = { pos, ...(directory && directory !== 'global' ? { directory } : {}) };
+    if (payload.type === 'sync') {
+      // Durable events are sent twice: as themselves and as `sync {syncEvent}` right after.
+      // Only a sync whose plain twin was not seen is read (as the event it wraps).
+      const sync = obj(payload.syncEvent);
+      const id = text(sync?.id);
+      if (!sync || (id && this.recent.seen(id))) return;
+      const type = (text(sync.type) ?? '').replace(/\.\d+$/, '');
+      return this.busEvent({ id, type, properties: obj(sync.data) ?? {} }, pos, ctx);
+    }
+    this.busEvent(payload, pos, ctx);
+  }
+
+  private busEvent(e: Obj, pos: InputPosition, ctx: Omit<EventContext, 'pos'>): void {
+    const id = text(e.id);
+    if (id && this.recent.seen(id)) return;
+    const type = text(e.type) ?? '';
+    const handler = Object.hasOwn(BUS_HANDLERS, type) ? BUS_HANDLERS[type] : undefined;
+    const props = obj(e.properties) ?? {};
+    if (handler) return handler(this, props, { ...ctx, pos });
+    if (looksLikeToolEvent(type)) {
+      this.out.diagnostic('unknown_event', `OpenCode event "${type}" may carry tool data but is not read; tool calls are read from message.part.updated`, pos);
+    }
+  }
+
+  private runLine(o: Obj, type: string, pos: InputPosition): void {
+    if (type !== 'tool_use') return;
+    this.part(o.part, text(o.sessionID), { pos, at: toEpochMs(o.timestamp) });
+  }
+
+  private exportDoc(o: Obj, pos: InputPosition): void {
+    const info = obj(o.info);
+    if (info) this.calls.sessions.onSession(info);
+    for (const m of o.messages as unknown[]) {
+      const msg = obj(m);
+      if (msg) this.message(msg, text(info?.id), pos);
+    }
+  }
+
+  private message(m: Obj, sessionHint: string | undefined, pos: InputPosition): void {
+    const info = obj(m.info) ?? {};
+    const sessionId = text(info.sessionID) ?? sessionHint;
+    if (sessionId) this.calls.sessions.noteCwd(sessionId, text(obj(info.path)?.cwd));
+    if (!Array.isArray(m.parts)) return;
+    for (const p of m.parts) this.part(p, sessionId, { pos });
+  }
+
+  part(raw: unknown, sessionId: string | undefined, ctx: EventContext): void {
+    const p = obj(raw);
+    if (!p) return;
+    const type = text(p.type);
+    if (type !== 'tool') {
+      if ((!type || !OTHER_PART_TYPES.has(type)) && ('callID' in p || 'tool' in p)) {
+        this.out.diagnostic('unknown_event', `part of type ${JSON.stringify(p.type)} with tool fields is not read as a tool call`, ctx.pos);
+      }
+      return;
+    }
+    const view = readToolPart(p, sessionId);
+    if (typeof view === 'string') {
+      this.out.diagnostic('unreadable_tool_part', view, ctx.pos);
+      return;
+    }
+    const sid = view.sessionId ?? this.fallbackSession();
+    if (ctx.directory) this.calls.sessions.noteCwd(sid, ctx.directory);
+    this.calls.apply(view, { sessionId: sid, ...(ctx.at !== undefined ? { at: ctx.at } : {}), pos: ctx.pos });
+  }
+
+  end(): void {
+    this.endFile();
+  }
+}
+
+/** The form of a file from its first non-empty line. */
+export function formOf(first: string): Form | undefined {
+  const t = first.trimStart();
+  if (/^(data|event|id|retry):/.test(t) || t.startsWith(':')) return 'sse';
+  if (t.startsWith('{') || t.startsWith('[')) {
+    try {
+      JSON.parse(t);
+      return 'json-lines';
+    } catch {
+      return 'document';
+    }
+  }
+  return undefined;
+}

@@ -1,19 +1,16 @@
-// Placeholder until the claude adapter lands: it recognises nothing and says so for every line.
+// The Claude Code adapter: `claude -p --output-format stream-json --verbose` (with or without
+// `--include-partial-messages`), Agent SDK `query()` messages, and on-disk transcripts with their
+// subagent files (inline sidechains or `subagents/agent-*.jsonl` + `.meta.json`).
 import type { AdapterDefinition } from '../types.js';
-import { EventEmitterFor } from '../shared/emit.js';
+import { ClaudeReader } from './adapter.js';
+import { sniffClaude } from './sniff.js';
 
 export const claudeAdapter: AdapterDefinition = {
   id: 'claude',
   provider: 'claude',
-  description: 'claude (not implemented yet)',
-  sniff: () => 0,
-  create(sink) {
-    const out = new EventEmitterFor(sink, 'claude');
-    return {
-      line(text, pos) {
-        if (text.trim()) out.malformed(text, 'the claude adapter is not implemented yet', pos);
-      },
-      end() {},
-    };
-  },
+  description: 'Claude Code stream-json / Agent SDK messages and on-disk transcripts (with subagent files)',
+  sniff: sniffClaude,
+  create: (sink, options) => new ClaudeReader(sink, options),
 };
+
+export { TOOL_TABLE, KNOWN_TOOL_NAMES, identify } from './tools.js';

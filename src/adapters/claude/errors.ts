@@ -1,0 +1,77 @@
+// Failed tool results → ToolError. Claude Code marks every failure with `is_error: true` and
+// puts the reason in text only (notes/claude.md §5), so the code comes from an ordered table of
+// signals: permission records first, then the text.
+import type { ToolError } from '../../contract/index.js';
+
+export interface FailureSignals {
+  /** The tool_result text, wrappers included. */
+  text: string;
+  /** The structured result (an `Error: …` string on failures), when present. */
+  structured?: unknown;
+  /** A `system/permission_denied`, a `reject` permission decision, `non_execution_kind`/`toolDenialKind`. */
+  denied: boolean;
+  /** The tool runs shell commands (its `Exit code N` is an exit status). */
+  shell: boolean;
+}
+
+export interface Classified {
+  error: ToolError;
+  exitCode?: number;
+}
+
+const WRAPPER = /<\/?tool_use_error>/g;
+
+/** The human text of a failure: `<tool_use_error>` wrappers and model-facing reminders removed. */
+export function failureMessage(text: string): string {
+  const inner = stripReminders(text.replace(WRAPPER, '')).trim();
+  return inner || 'the tool failed without a message';
+}
+
+/** Harness notes for the model (`<system-reminder>…</system-reminder>`), not tool output. */
+export function stripReminders(text: string): string {
+  if (!text.includes('<system-reminder>')) return text;
+  return text.replace(/\s*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, '\n').replace(/\n+$/, '');
+}
+
+type Rule = { code: ToolError['code']; test: (s: FailureSignals, message: string) => boolean };
+
+// Texts Claude Code uses when a call was not allowed to run: headless denial, interactive
+// rejection, and the Bash safety checks that would have asked for approval.
+const DENIAL_TEXT = [
+  /^Claude requested permissions to use /,
+  /haven't granted it yet/,
+  /^The user doesn't want to (proceed with|take) this/,
+  /^User rejected tool use/,
+  /^Permission to use \S+ (has been|was) denied/,
+  /requires? (explicit )?approval/,
+  /could write to arbitrary files/,
+];
+
+/** Ordered: the first rule that matches names the code; `tool_error` otherwise. */
+const RULES: readonly Rule[] = [
+  { code: 'denied', test: (s) => s.denied },
+  { code: 'cancelled', test: (_s, m) => /^Sibling tool call errored/.test(m) },
+  { code: 'denied', test: (s, m) => DENIAL_TEXT.some((r) => r.test(m)) || (typeof s.structured === 'string' && /^User rejected tool use/.test(s.structured)) },
+  { code: 'unknown_tool', test: (_s, m) => /^(Error: )?No such tool available/.test(m) },
+  { code: 'interrupted', test: (_s, m) => /^\[Request interrupted by user/.test(m) || /^Interrupted by user/.test(m) },
+  { code: 'timeout', test: (_s, m) => /^Command timed out after/.test(m) },
+  { code: 'exit_nonzero', test: (s, m) => s.shell && /^Exit code -?\d+/.test(m) },
+  { code: 'invalid_input', test: (_s, m) => /^InputValidationError\b/.test(m) },
+];
+
+export function classifyFailure(signals: FailureSignals): Classified {
+  const message = failureMessage(signals.text);
+  const rule = RULES.find((r) => r.test(signals, message));
+  const code = rule?.code ?? 'tool_error';
+  const error: ToolError = { message, code };
+  // The structured failure is usually `Error: <message>`; keep it only when it says more.
+  if (typeof signals.structured === 'string') {
+    const s = signals.structured.replace(/^Error: /, '').trim();
+    if (s && s !== message && !message.startsWith(s)) error.details = { toolUseResult: signals.structured };
+  } else if (signals.structured !== undefined && signals.structured !== null) {
+    error.details = { toolUseResult: signals.structured };
+  }
+  const out: Classified = { error };
+  if (code === 'exit_nonzero') out.exitCode = Number(/^Exit code (-?\d+)/.exec(message)![1]);
+  return out;
+}

@@ -1,0 +1,130 @@
+// A successful tool_result → the cross-provider ToolOutput {text, content, structured}
+// (src/adapters/shared/output.ts). Images keep media type, size and hash; their base64 data,
+// wherever it sits (content blocks or the structured result), is replaced and noted.
+import type { TruncationNote } from '../../contract/index.js';
+import { omittedMarker } from '../../events/budget.js';
+import { imageBlock, imageNote, type OutputBlock, type ToolOutput } from '../shared/output.js';
+import { stripReminders } from './errors.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+
+export interface Built {
+  output: ToolOutput;
+  notes: TruncationNote[];
+}
+
+/** Text of a tool_result `content` (string or blocks), ignoring non-text blocks. */
+export function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((b) => (typeof obj(b)?.text === 'string' ? (obj(b)!.text as string) : ''))
+    .filter((t) => t.length > 0)
+    .join('\n');
+}
+
+const BASE64 = /^[A-Za-z0-9+/=\r\n]+$/;
+const looksBase64 = (s: string) => s.length >= 16 && BASE64.test(s.slice(0, 256));
+
+/** An image (or other binary) block: `{type, source: {type: 'base64', media_type, data}}` or MCP's `{type, data, mimeType}`. */
+function binaryOf(block: Obj): { mediaType: string; data: string } | undefined {
+  const source = obj(block.source);
+  if (source && source.type === 'base64' && typeof source.data === 'string') {
+    return { mediaType: typeof source.media_type === 'string' ? source.media_type : 'application/octet-stream', data: source.data };
+  }
+  if (typeof block.data === 'string' && typeof block.mimeType === 'string') return { mediaType: block.mimeType, data: block.data };
+  return undefined;
+}
+
+function contentBlocks(content: unknown[], notes: TruncationNote[]): { texts: string[]; blocks: OutputBlock[] } {
+  const texts: string[] = [];
+  const blocks: OutputBlock[] = [];
+  for (const raw of content) {
+    const b = obj(raw);
+    if (!b) continue;
+    if (typeof b.text === 'string' && (b.type === 'text' || b.type === undefined)) {
+      texts.push(b.text);
+      continue;
+    }
+    const bin = binaryOf(b);
+    if (bin) {
+      const { block } = imageBlock(bin.mediaType, bin.data);
+      if (!bin.mediaType.startsWith('image/') && block.type === 'image') {
+        blocks.push({ type: 'resource', uri: `sha256:${block.sha256 ?? ''}`, mimeType: bin.mediaType });
+      } else {
+        blocks.push(block);
+      }
+      notes.push(imageNote(`/output/content/${blocks.length - 1}`, bin.data.length));
+      continue;
+    }
+    if (b.type === 'resource' && obj(b.resource)) {
+      const r = obj(b.resource)!;
+      blocks.push({ type: 'resource', uri: String(r.uri ?? ''), ...(typeof r.mimeType === 'string' ? { mimeType: r.mimeType } : {}), ...(typeof r.text === 'string' ? { text: r.text } : {}) });
+      continue;
+    }
+    // A block type this adapter does not model (tool_reference, search_result…): kept readable.
+    if (typeof b.text === 'string') texts.push(b.text);
+    else blocks.push({ type: 'text', text: JSON.stringify(b) });
+  }
+  return { texts, blocks };
+}
+
+/**
+ * A copy of `value` with base64 payloads replaced by the budget module's omitted marker, and a
+ * note per replacement. Only strings under image-like keys are touched (`data`, `base64`).
+ */
+export function scrubBinary(value: unknown, path: string, notes: TruncationNote[]): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => scrubBinary(v, `${path}/${i}`, notes));
+  const o = obj(value);
+  if (!o) return value;
+  let copy: Obj | undefined;
+  for (const [k, v] of Object.entries(o)) {
+    let next: unknown = v;
+    if ((k === 'data' || k === 'base64') && typeof v === 'string' && looksBase64(v)) {
+      notes.push(imageNote(`${path}/${k}`, v.length));
+      next = omittedMarker(v, v.length);
+    } else if (v && typeof v === 'object') {
+      next = scrubBinary(v, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, notes);
+    }
+    if (next !== v) {
+      copy ??= { ...o };
+      copy[k] = next;
+    }
+  }
+  return copy ?? o;
+}
+
+export interface OutputSource {
+  /** tool_result.content */
+  content: unknown;
+  /** tool_use_result / toolUseResult */
+  structured?: unknown;
+  /** Prefer the structured result's text content (subagent reports without the hand-back frame). */
+  textFromStructuredContent?: boolean;
+}
+
+export function buildOutput(src: OutputSource): Built {
+  const notes: TruncationNote[] = [];
+  const output: ToolOutput = {};
+  let text: string;
+  let blocks: OutputBlock[] = [];
+  if (Array.isArray(src.content)) {
+    const found = contentBlocks(src.content, notes);
+    text = found.texts.join('\n');
+    blocks = found.blocks;
+  } else {
+    text = typeof src.content === 'string' ? src.content : '';
+  }
+  if (src.textFromStructuredContent) {
+    const report = obj(src.structured)?.content;
+    const reportText = Array.isArray(report) ? resultText(report) : '';
+    if (reportText) text = reportText;
+  }
+  text = stripReminders(text);
+  // A command that printed nothing still has a (blank) text result; a content-less result has none.
+  if (text || typeof src.content === 'string') output.text = text;
+  if (blocks.length) output.content = blocks;
+  if (src.structured !== undefined && src.structured !== null) output.structured = scrubBinary(src.structured, '/output/structured', notes);
+  return { output, notes };
+}

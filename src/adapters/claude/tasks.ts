@@ -1,0 +1,41 @@
+// `system/task_*` messages → the fields of the Task (or background Bash) part's `metadata.task`.
+// They enrich the part only: no state change, no text. Field names are camelCase; the prompt is
+// left out because the part's input already holds it.
+
+type Obj = Record<string, unknown>;
+
+/** Wire field → metadata.task field, per message subtype. */
+const FIELDS: Record<string, Record<string, string>> = {
+  task_started: {
+    task_id: 'taskId', run_id: 'runId', task_type: 'type', description: 'description', subagent_type: 'subagentType',
+    is_backgrounded: 'backgrounded', spawn_depth: 'spawnDepth', parent_task_id: 'parentTaskId', workflow_name: 'workflowName',
+  },
+  task_progress: { task_id: 'taskId', description: 'progress', usage: 'usage', last_tool_name: 'lastToolName', summary: 'summary' },
+  task_notification: { task_id: 'taskId', status: 'status', summary: 'summary', output_file: 'outputFile', usage: 'usage', reason: 'reason' },
+};
+
+const PATCH_FIELDS: Record<string, string> = {
+  status: 'status', description: 'description', end_time: 'endTime', total_paused_ms: 'totalPausedMs', error: 'error', is_backgrounded: 'backgrounded',
+};
+
+function pick(from: Obj, fields: Record<string, string>): Obj {
+  const out: Obj = {};
+  for (const [wire, key] of Object.entries(fields)) {
+    const v = from[wire];
+    if (v !== undefined && v !== null && v !== '') out[key] = v;
+  }
+  return out;
+}
+
+export const TASK_SUBTYPES = new Set(['task_started', 'task_progress', 'task_updated', 'task_notification']);
+
+/** The metadata.task fields one task message contributes. */
+export function taskFields(subtype: string, line: Obj): Obj {
+  if (subtype === 'task_updated') {
+    const patch = line.patch && typeof line.patch === 'object' ? (line.patch as Obj) : {};
+    return { ...pick(line, { task_id: 'taskId' }), ...pick(patch, PATCH_FIELDS) };
+  }
+  const fields = pick(line, FIELDS[subtype] ?? {});
+  if (subtype === 'task_started') fields.status ??= 'running';
+  return fields;
+}

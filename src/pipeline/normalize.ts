@@ -65,6 +65,13 @@ export class NormalizePipeline {
     this.adapter = definition.create({ event: (e) => this.onEvent(e), diagnostic: (d) => this.onDiagnostic(d) }, options);
   }
 
+  /** Parts currently held in memory (in flight, or final and waiting out the grace window). */
+  liveParts(): number {
+    let n = 0;
+    for (const s of this.sessions.values()) n += s.state.parts.size;
+    return n;
+  }
+
   beginFile(file: string): void { this.adapter.beginFile?.(file); }
   endFile(file: string): void { this.adapter.endFile?.(file); }
 

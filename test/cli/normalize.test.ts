@@ -1,0 +1,113 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isNormalizedToolPart, isUiToolPart, type ToolEvent } from '../../src/contract/index.js';
+import { eventsAdapter } from '../../src/adapters/events/index.js';
+import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { officialAcpErrors, paramsOf } from '../helpers/acp-schema.js';
+import { cli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'toolnorm-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const env = (partId: string, at: number) => ({ sessionId: 's1', partId, at, source: { provider: 'executor' as const } });
+const EVENTS: ToolEvent[] = [
+  { type: 'tool.started', ...env('p1', 1000), name: 'bash', kind: 'bash', title: 'List files', input: { command: 'ls' } },
+  { type: 'tool.progress', ...env('p1', 1100), outputDelta: 'a\n' },
+  { type: 'tool.completed', ...env('p1', 1500), output: { text: 'a\nb\n' } },
+  { type: 'tool.started', ...env('p2', 1600), name: 'file_read', kind: 'file_read', title: 'Reading a.txt', input: { path: 'a.txt' } },
+  { type: 'tool.failed', ...env('p2', 1700), error: { message: 'no such file', code: 'not_found' } },
+  { type: 'tool.started', ...env('p3', 1800), name: 'bash', kind: 'bash', title: 'Sleep', input: { command: 'sleep 9' } },
+];
+const file = join(dir, 'events.ndjson');
+writeFileSync(file, `${EVENTS.map((e) => JSON.stringify(e)).join('\n')}\nnot json\n{"type":"tool.started"}\n\n`);
+
+describe('toolnorm CLI', () => {
+  it('--help prints usage with every command', async () => {
+    const r = await cli(['--help']);
+    expect(r.code).toBe(0);
+    for (const c of ['normalize', 'exec', 'compress', 'replay', 'sessions']) expect(r.stdout).toContain(`  ${c}`);
+    expect((await cli(['normalize', '--help'])).stdout).toContain('--from');
+    expect((await cli(['frobnicate'])).code).toBe(2);
+  });
+
+  it('normalize --from events prints each part once in its final state, diagnostics on stderr, and a reconciling --summary', async () => {
+    const r = await cli(['normalize', '--from', 'events', '--summary', file]);
+    expect(r.code).toBe(0);
+    expect(r.lines.map((p) => `${(p as { id: string }).id}:${(p as { state: string }).state}`)).toEqual(['p1:complete', 'p2:error', 'p3:started']);
+    for (const p of r.lines) expect(isNormalizedToolPart(p)).toBe(true);
+    const errLines = r.stderr.trim().split('\n').map((l) => JSON.parse(l));
+    const summary = errLines.at(-1);
+    expect(summary).toEqual({ inputLines: 9, events: 6, parts: 3, byKind: { bash: 2, file_read: 1 }, byState: { complete: 1, error: 1, started: 1 }, diagnostics: 2, malformedLines: 2, invalidEvents: 0 });
+    expect(errLines.slice(0, -1).map((d) => `${d.code}@${d.source.line}`)).toEqual(['malformed_line@7', 'malformed_line@8']);
+  });
+
+  it('exits 1 with --strict when there are diagnostics, 1 on an unreadable input, 2 on bad usage', async () => {
+    expect((await cli(['normalize', '--from', 'events', '--strict', file])).code).toBe(1);
+    const missing = await cli(['normalize', '--from', 'events', join(dir, 'nope.jsonl')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('nope.jsonl: no such file or directory');
+    expect((await cli(['normalize', '--to', 'xml', file])).code).toBe(2);
+    expect((await cli(['normalize', '--from', 'gemini', file])).code).toBe(2);
+  });
+
+  it('reads stdin with -, and auto-detects toolnorm events', async () => {
+    const r = await cli(['normalize', '-'], { stdin: EVENTS.map((e) => JSON.stringify(e)).join('\n') });
+    expect(r.code).toBe(0);
+    expect(r.lines).toHaveLength(3);
+  });
+
+  it('--to ui uses legacy state names, --ui-states canonical the seed names', async () => {
+    const legacy = await cli(['normalize', '--from', 'events', '--to', 'ui', file]);
+    expect(legacy.lines.map((p) => (p as { state: string }).state)).toEqual(['output-available', 'output-error', 'calling']);
+    for (const p of legacy.lines) expect(isUiToolPart(p)).toBe(true);
+    expect((legacy.lines[1] as { errorText: string }).errorText).toBe('no such file');
+    const canonical = await cli(['normalize', '--from', 'events', '--to', 'ui', '--ui-states', 'canonical', file]);
+    expect(canonical.lines.map((p) => (p as { state: string }).state)).toEqual(['complete', 'error', 'started']);
+  });
+
+  it('--to acp prints JSON-RPC session/update notifications that validate against the official schema', async () => {
+    const r = await cli(['normalize', '--from', 'events', '--to', 'acp', file]);
+    expect(r.code).toBe(0);
+    expect(r.lines.length).toBeGreaterThanOrEqual(6);
+    for (const f of r.lines) {
+      expect((f as { method: string }).method).toBe('session/update');
+      expect(officialAcpErrors(paramsOf(f))).toEqual([]);
+    }
+    expect((r.lines[0] as { params: { update: { sessionUpdate: string } } }).params.update.sessionUpdate).toBe('tool_call');
+  });
+});
+
+describe('streaming pipeline', () => {
+  it('holds only in-flight parts: memory does not grow with input size', () => {
+    const printed: unknown[] = [];
+    const p = new NormalizePipeline(eventsAdapter, { to: 'parts', retireAfterEvents: 50 }, { output: (r) => printed.push(r), diagnostic: () => {} });
+    let maxLive = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const id = `p${i}`;
+      p.line(JSON.stringify({ type: 'tool.started', ...env(id, i), name: 'bash', kind: 'bash', title: 'Run', input: {} }), { line: 2 * i + 1, offset: 0 });
+      p.line(JSON.stringify({ type: 'tool.completed', ...env(id, i + 1), output: 'ok' }), { line: 2 * i + 2, offset: 0 });
+      maxLive = Math.max(maxLive, p.liveParts());
+    }
+    const summary = p.end();
+    expect(maxLive).toBeLessThanOrEqual(52);
+    expect(printed).toHaveLength(20_000);
+    expect(summary.parts).toBe(20_000);
+  });
+
+  it('reports an event for a part that was already printed instead of dropping it silently', () => {
+    const diagnostics: { code: string }[] = [];
+    const p = new NormalizePipeline(eventsAdapter, { to: 'parts', retireAfterEvents: 1 }, { output: () => {}, diagnostic: (d) => diagnostics.push(d) });
+    const lines = [
+      { type: 'tool.started', ...env('a', 0), name: 'bash', kind: 'bash', title: 'Run', input: {} },
+      { type: 'tool.completed', ...env('a', 1), output: 'ok' },
+      { type: 'tool.started', ...env('b', 2), name: 'bash', kind: 'bash', title: 'Run', input: {} },
+      { type: 'tool.completed', ...env('a', 3), output: 'again' },
+    ];
+    lines.forEach((l, i) => p.line(JSON.stringify(l), { line: i + 1, offset: 0 }));
+    const s = p.end();
+    expect(diagnostics.map((d) => d.code)).toEqual(['late_event']);
+    expect(s.events + s.diagnostics).toBe(lines.length);
+  });
+});

@@ -1,12 +1,145 @@
-// Placeholder until the exec command lands.
-import type { Command } from './types.js';
+// `toolnorm exec`: runs one built-in tool through the executor and prints the final part (and,
+// with --events, the events that made it, ready for `toolnorm normalize --from events`).
+import { parseArgs } from 'node:util';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { MemoryEventStore } from '../../store/memory.js';
+import { ToolExecutor, ExecutorRecordError } from '../../executor/executor.js';
+import { ToolRegistry } from '../../executor/registry.js';
+import { builtinTools } from '../../executor/builtins/index.js';
+import { TIER_ORDER, isTier } from '../../executor/tiers.js';
+import { LineWriter } from '../writer.js';
+import { UsageError, type Command } from './types.js';
+
+const TOOL_NAMES = builtinTools().map((t) => t.name);
+
+const USAGE = `Usage: toolnorm exec [options] TOOL 'JSON'
+
+Runs one tool (${TOOL_NAMES.join(', ')}) under a session policy and prints the final
+NormalizedToolPart as one JSON line on stdout. Every step (policy assessment, start, streamed
+output, file mutations, outcome) is recorded as a ToolEvent.
+
+Options:
+  --cwd DIR            session working directory (default: the current directory); relative
+                       tool paths anchor here
+  --root DIR           add a readable root (repeatable; default: --cwd)
+  --write-root DIR     add a writable root (repeatable; default: --cwd); writable roots are readable
+  --tier T             highest tier allowed: ${TIER_ORDER.join(' < ')} (default execute)
+  --timeout MS         time limit of the call (default 120000)
+  --events             print the call's ToolEvents on stdout (NDJSON, for
+                       \`toolnorm normalize --from events\`) and the final part on stderr
+  --session ID         session id of the events (default: a new one)
+  --home DIR           what ~ expands to (default: $HOME)
+  --allow-command R    command allow rule, a glob such as 'npm *' (repeatable)
+  --deny-command R     command deny rule (repeatable)
+  --allow-host H       network allow rule: host, *.domain or CIDR (repeatable)
+  --deny-host H        network deny rule (repeatable)
+  --allow-private      allow loopback, private and link-local network targets
+
+Examples:
+  toolnorm exec file_read '{"path":"README.md","limit":5}'
+  toolnorm exec --tier observe file_write '{"path":"x.txt","content":"hi"}'     # denied, exit 3
+  toolnorm exec --events bash '{"command":"npm test"}' | toolnorm normalize --from events --to acp
+
+Exit: 0 when the call completed, 3 when the policy denied it, 1 when it failed, 2 on bad usage.`;
 
 export const execCommand: Command = {
   name: 'exec',
-  summary: '(not implemented yet)',
-  usage: 'toolnorm exec (not implemented yet)',
+  summary: 'run a built-in tool (bash, file_read, file_write, file_edit, file_copy) under a policy, as a normalized part',
+  usage: USAGE,
   async run(io) {
-    io.stderr.write('toolnorm exec: not implemented yet\n');
-    return 1;
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: io.argv,
+        allowPositionals: true,
+        options: {
+          cwd: { type: 'string' },
+          root: { type: 'string', multiple: true },
+          'write-root': { type: 'string', multiple: true },
+          tier: { type: 'string', default: 'execute' },
+          timeout: { type: 'string' },
+          events: { type: 'boolean', default: false },
+          session: { type: 'string' },
+          home: { type: 'string' },
+          'allow-command': { type: 'string', multiple: true },
+          'deny-command': { type: 'string', multiple: true },
+          'allow-host': { type: 'string', multiple: true },
+          'deny-host': { type: 'string', multiple: true },
+          'allow-private': { type: 'boolean', default: false },
+        },
+      });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const v = parsed.values;
+    const [toolName, json, ...extra] = parsed.positionals;
+    if (toolName === undefined) throw new UsageError(`missing TOOL (one of ${TOOL_NAMES.join(', ')})`);
+    if (json === undefined) throw new UsageError(`missing the JSON input of ${toolName}, e.g. '{"path":"README.md"}'`);
+    if (extra.length) throw new UsageError(`unexpected arguments after the JSON input: ${extra.join(' ')}`);
+    if (!TOOL_NAMES.includes(toolName)) throw new UsageError(`unknown tool "${toolName}"; expected one of ${TOOL_NAMES.join(', ')}`);
+    if (!isTier(v.tier)) throw new UsageError(`unknown --tier "${v.tier}"; expected one of ${TIER_ORDER.join(', ')}`);
+    let timeoutMs: number | undefined;
+    if (v.timeout !== undefined) {
+      timeoutMs = Number(v.timeout);
+      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive whole number of milliseconds, got "${v.timeout}"`);
+    }
+    let input: unknown;
+    try {
+      input = JSON.parse(json);
+    } catch (err) {
+      throw new UsageError(`the input of ${toolName} is not JSON: ${(err as Error).message}`);
+    }
+
+    const cwd = resolve(io.cwd, v.cwd ?? '.');
+    const home = resolve(io.cwd, v.home ?? io.env.HOME ?? homedir());
+    const abs = (dirs: string[] | undefined) => dirs?.map((d) => resolve(io.cwd, d));
+    const executor = new ToolExecutor({
+      registry: new ToolRegistry(builtinTools()),
+      store: new MemoryEventStore(),
+      ...(v.session ? { sessionId: v.session } : {}),
+      cwd,
+      home,
+      policy: {
+        maxTier: v.tier,
+        readRoots: abs(v.root),
+        writeRoots: abs(v['write-root']),
+        commands: { allow: v['allow-command'] ?? [], deny: v['deny-command'] ?? [] },
+        network: { allowHosts: v['allow-host'] ?? [], denyHosts: v['deny-host'] ?? [], allowPrivate: v['allow-private'] },
+      },
+    });
+
+    const out = new LineWriter(io.stdout);
+    const err = new LineWriter(io.stderr, 0);
+    // Ctrl-C cancels the call (recorded as `cancelled`) instead of killing toolnorm mid-record.
+    const cancel = new AbortController();
+    const onSigint = () => cancel.abort(new Error('interrupted by SIGINT'));
+    process.once('SIGINT', onSigint);
+    try {
+      const result = await executor.execute({ tool: toolName, input, signal: cancel.signal, ...(timeoutMs ? { timeoutMs } : {}) });
+      if (v.events) {
+        for (const e of result.events) out.json(e);
+        err.json(result.part);
+      } else {
+        out.json(result.part);
+      }
+      for (const d of result.diagnostics) err.json(d);
+      await out.flush(true);
+      await err.flush(true);
+      if (result.part.state === 'complete') return 0;
+      if (result.part.state === 'error') {
+        io.stderr.write(`toolnorm exec: ${result.part.error.message.split('\n', 1)[0]}\n`);
+        return result.part.error.code === 'denied' ? 3 : 1;
+      }
+      return 1;
+    } catch (e) {
+      await out.flush(true);
+      await err.flush(true);
+      const why = e instanceof ExecutorRecordError ? e.message : `the executor failed: ${(e as Error).message}`;
+      io.stderr.write(`toolnorm exec: ${why}\n`);
+      return 1;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
   },
 };

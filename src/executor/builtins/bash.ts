@@ -1,0 +1,105 @@
+// bash {command, timeout?}: runs a command line in the session cwd, streams its output as
+// progress, keeps a bounded head and tail of it, and kills the whole process group on abort.
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { Type, type Static } from '@sinclair/typebox';
+import { commandTitle } from '../../adapters/shared/titles.js';
+import { failure, success, type Tool, type ToolResult } from '../types.js';
+import { OutputCap } from './output-cap.js';
+
+export const BashParams = Type.Object({
+  command: Type.String({ minLength: 1, description: 'The command line, run by bash -c.' }),
+  timeout: Type.Optional(Type.Integer({ minimum: 1, description: 'Time limit in ms; tighter than the session limit only.' })),
+}, { additionalProperties: false });
+export type BashInput = Static<typeof BashParams>;
+
+export interface BashOptions {
+  /** Shell binary (default /bin/bash). */
+  shell?: string;
+  /** Output kept in the result: head and tail of this many bytes in total (default 1 MiB). */
+  maxOutputBytes?: number;
+  /** Output streamed as progress before streaming stops (default: maxOutputBytes). */
+  maxStreamedBytes?: number;
+  /** SIGTERM → SIGKILL delay after an abort (default 1 000 ms). */
+  killGraceMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Characters of output repeated in the error message of a failed command. */
+const ERROR_TAIL = 4000;
+
+export function bashTool(options: BashOptions = {}): Tool<BashInput> {
+  const maxOutput = options.maxOutputBytes ?? 1024 * 1024;
+  const maxStreamed = options.maxStreamedBytes ?? maxOutput;
+  return {
+    name: 'bash',
+    kind: 'bash',
+    tier: 'execute',
+    description: 'Run a shell command in the session working directory.',
+    params: BashParams,
+    paramRoles: { '/command': 'EXEC_COMMAND' },
+    title: (input) => `Running ${commandTitle(input.command)}`,
+    timeoutMs: (input) => input.timeout,
+    execute: (input, ctx) => new Promise<ToolResult>((resolve) => {
+      const cap = new OutputCap(maxOutput);
+      let streamed = 0;
+      let streamStopped = false;
+      const child = spawn(options.shell ?? '/bin/bash', ['-c', input.command], {
+        cwd: ctx.cwd,
+        env: options.env ?? process.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group, so an abort reaches everything the command started.
+        detached: true,
+      });
+      let killTimer: NodeJS.Timeout | undefined;
+      const kill = (signal: NodeJS.Signals) => {
+        try {
+          if (child.pid) process.kill(-child.pid, signal);
+        } catch {
+          // Already gone.
+        }
+      };
+      const onAbort = () => {
+        kill('SIGTERM');
+        killTimer = setTimeout(() => kill('SIGKILL'), options.killGraceMs ?? 1000);
+      };
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+      const onData = (decoder: StringDecoder) => (chunk: Buffer) => {
+        cap.add(chunk);
+        if (streamStopped) return;
+        if (streamed + chunk.length > maxStreamed) {
+          streamStopped = true;
+          ctx.progress({ message: `output passed ${maxStreamed} bytes; streaming stopped (the result keeps its head and tail)` });
+          return;
+        }
+        streamed += chunk.length;
+        // A decoder per stream, so a character split across chunks is not mangled.
+        const text = decoder.write(chunk);
+        if (text) ctx.progress({ outputDelta: text });
+      };
+      child.stdout.on('data', onData(new StringDecoder('utf8')));
+      child.stderr.on('data', onData(new StringDecoder('utf8')));
+
+      let spawnError: Error | undefined;
+      child.on('error', (err) => { spawnError = err; });
+      child.on('close', (code, signal) => {
+        clearTimeout(killTimer);
+        ctx.signal.removeEventListener('abort', onAbort);
+        if (spawnError && code === null && signal === null) {
+          resolve(failure(`could not start ${options.shell ?? '/bin/bash'}: ${spawnError.message}`, 'spawn_failed'));
+          return;
+        }
+        const text = cap.text();
+        const structured = { exitCode: code, ...(signal ? { signal } : {}), outputBytes: cap.total, ...(cap.omitted ? { truncated: true, omittedBytes: cap.omitted } : {}) };
+        const output = { text, structured };
+        const metadata = { exitCode: code };
+        if (code === 0) { resolve(success(output, metadata)); return; }
+        const shown = text.length > ERROR_TAIL ? `…${text.slice(-ERROR_TAIL)}` : text;
+        const head = code === null ? `Killed by ${signal ?? 'a signal'}` : `Exit code ${code}`;
+        resolve(failure(shown ? `${head}\n${shown}` : head, code === null ? 'killed' : 'exit_nonzero', { exitCode: code, ...(signal ? { signal } : {}), output }, metadata));
+      });
+    }),
+  };
+}

@@ -1,0 +1,68 @@
+// file_read {path, offset?, limit?}: lines of a text file (1-based offset), or a description of a
+// binary one. Reads only; its PATH is checked against the readable roots.
+import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { failure, success, type Tool } from '../types.js';
+import { fsFailure } from './fs-errors.js';
+
+export const FileReadParams = Type.Object({
+  path: Type.String({ description: 'File to read; ~, ~/ and relative paths resolve with ToolPath.' }),
+  offset: Type.Optional(Type.Integer({ minimum: 1, description: 'First line to return, 1-based (default 1).' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Most lines to return (default 2000).' })),
+}, { additionalProperties: false });
+export type FileReadInput = Static<typeof FileReadParams>;
+
+export interface FileReadOptions {
+  /** Larger files are refused (default 16 MiB). */
+  maxFileBytes?: number;
+  defaultLimit?: number;
+}
+
+/** Bytes sniffed for a NUL, the usual binary test (git and grep do the same). */
+const SNIFF = 8000;
+
+export function fileReadTool(options: FileReadOptions = {}): Tool<FileReadInput> {
+  const maxBytes = options.maxFileBytes ?? 16 * 1024 * 1024;
+  return {
+    name: 'file_read',
+    kind: 'file_read',
+    tier: 'observe',
+    description: 'Read a text file, or a range of its lines.',
+    params: FileReadParams,
+    paramRoles: { '/path': 'PATH' },
+    title: (input, ctx) => `Reading ${ctx.display('/path', input.path)}`,
+    async execute(input, ctx) {
+      const path = ctx.path('/path');
+      const shown = ctx.display('/path', input.path);
+      let data: Buffer;
+      try {
+        const s = await stat(path);
+        if (s.isDirectory()) return failure(`${shown} is a directory`, 'is_directory');
+        if (s.size > maxBytes) return failure(`${shown} is ${s.size} bytes; files over ${maxBytes} bytes are not read`, 'too_large', { size: s.size, limit: maxBytes });
+        data = await readFile(path, { signal: ctx.signal });
+      } catch (err) {
+        return fsFailure(err, shown);
+      }
+      if (data.subarray(0, SNIFF).includes(0)) {
+        const sha256 = createHash('sha256').update(data).digest('hex');
+        return success({ text: `Binary file, ${data.length} bytes`, structured: { type: 'binary', filePath: path, size: data.length, sha256 } });
+      }
+      const text = data.toString('utf8');
+      const lines = text.split('\n');
+      if (text.endsWith('\n')) lines.pop();
+      const start = (input.offset ?? 1) - 1;
+      const limit = input.limit ?? options.defaultLimit ?? 2000;
+      const picked = lines.slice(start, start + limit);
+      const structured = {
+        type: 'text',
+        filePath: path,
+        startLine: start + 1,
+        numLines: picked.length,
+        totalLines: lines.length,
+        ...(start + picked.length < lines.length ? { truncated: true } : {}),
+      };
+      return success({ text: picked.join('\n'), structured });
+    },
+  };
+}

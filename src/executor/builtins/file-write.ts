@@ -1,0 +1,47 @@
+// file_write {path, content}: writes a whole file inside a writable root. It does not create
+// missing directories: a directory it made would be a side effect no FileMutationRecord shows.
+import { stat, writeFile } from 'node:fs/promises';
+import { Type, type Static } from '@sinclair/typebox';
+import { failure, success, type FileAffectingTool } from '../types.js';
+import { fsFailure } from './fs-errors.js';
+
+export const FileWriteParams = Type.Object({
+  path: Type.String({ description: 'File to write; created when missing, replaced when present.' }),
+  content: Type.String({ description: 'The whole new content.' }),
+}, { additionalProperties: false });
+export type FileWriteInput = Static<typeof FileWriteParams>;
+
+export function fileWriteTool(): FileAffectingTool<FileWriteInput> {
+  return {
+    name: 'file_write',
+    kind: 'file_write',
+    tier: 'workspace',
+    description: 'Create or replace a file with the given content.',
+    params: FileWriteParams,
+    paramRoles: { '/path': 'PATH' },
+    title: (input, ctx) => `Writing ${ctx.display('/path', input.path)}`,
+    // An unusable path is denied by the PATH gate; there is then nothing to record.
+    affectedPaths: (_input, ctx) => (ctx.paths['/path'] !== undefined ? [ctx.paths['/path']] : []),
+    async execute(input, ctx) {
+      const path = ctx.path('/path');
+      const shown = ctx.display('/path', input.path);
+      let existed = false;
+      try {
+        const s = await stat(path);
+        if (s.isDirectory()) return failure(`${shown} is a directory`, 'is_directory');
+        existed = true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return fsFailure(err, shown);
+      }
+      try {
+        await writeFile(path, input.content, { signal: ctx.signal });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return failure(`the directory of ${shown} does not exist`, 'not_found');
+        return fsFailure(err, shown);
+      }
+      const bytes = Buffer.byteLength(input.content, 'utf8');
+      const type = existed ? 'update' : 'create';
+      return success({ text: `${existed ? 'Updated' : 'Created'} ${shown} (${bytes} bytes)`, structured: { type, filePath: path, bytes } });
+    },
+  };
+}

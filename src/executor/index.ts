@@ -1,0 +1,14 @@
+// The executor: run local tools under a session policy, with every side effect in events.
+export type {
+  Tool, FileAffectingTool, ToolResult, ToolContext, TitleContext, ValidateContext, PathView, SessionView, ParamRoles, ParamsSchema, ProgressUpdate,
+} from './types.js';
+export { success, failure, isFileAffecting } from './types.js';
+export { ToolRegistry, ToolRegistrationError } from './registry.js';
+export { ToolExecutor, ExecutorRecordError, type ToolExecutorOptions, type ToolRequest, type ExecutionResult } from './executor.js';
+export { TIER_ORDER, TIER_MEANING, tierAllows, tierRank, isTier } from './tiers.js';
+export { ToolPath, resolveToolPath, lexicalPath, realPrefix, isInside, PATH_MAX, NAME_MAX, type PathResolution, type PathBase } from './tool-path.js';
+export { resolvePolicy, DEFAULT_MAX_TIER, type PolicyInput, type SessionPolicy, type CommandRule, type HostRule, type CommandPolicy, type NetworkPolicy } from './policy.js';
+export { assess, accessOf, type Assessment } from './assess.js';
+export { ROLE_GATES, commandSegments, classifyAddress, classifyHost, targetHost, matchesHost, type RoleGate, type GateContext, type GateOutcome } from './gates/index.js';
+export { fileDigest, mutationOf } from './digest.js';
+export { builtinTools, bashTool, fileReadTool, fileWriteTool, fileEditTool, fileCopyTool, replaceExact, unifiedDiff, type BuiltinOptions } from './builtins/index.js';

@@ -1,0 +1,79 @@
+// The session policy as data: the highest tier, the roots, command and network rules. Roots are
+// resolved once through ToolPath (so `/tmp` → `/private/tmp` style links cannot split a root
+// from the paths inside it).
+import type { Tier } from '../contract/index.js';
+import { realPrefix } from './tool-path.js';
+import { isTier } from './tiers.js';
+import { isAbsolute, resolve } from 'node:path';
+
+/** A glob over a whole command segment (`*` matches anything, including spaces) or a RegExp. */
+export type CommandRule = string | RegExp;
+
+/** An exact host (`example.com`), every subdomain (`*.example.com`), or an IP range (`10.0.0.0/8`). */
+export type HostRule = string;
+
+export interface CommandPolicy {
+  /** When non-empty, every segment of a command must match one of these. */
+  allow?: readonly CommandRule[];
+  /** A command is denied when it, or any of its segments, matches one of these. */
+  deny?: readonly CommandRule[];
+}
+
+export interface NetworkPolicy {
+  allowHosts?: readonly HostRule[];
+  denyHosts?: readonly HostRule[];
+  /** Allow loopback, private, link-local and unspecified addresses (default false). */
+  allowPrivate?: boolean;
+  /**
+   * Resolves a host name to its addresses, so a name pointing at 127.0.0.1 is caught too.
+   * Not set by default: names are then judged by the name alone (`localhost` still counts).
+   */
+  resolveHost?: (host: string) => Promise<readonly string[]>;
+}
+
+export interface PolicyInput {
+  /** Highest tier the session allows (default `execute`). */
+  maxTier?: Tier;
+  /** Readable roots (default: the cwd). Writable roots are readable too. */
+  readRoots?: readonly string[];
+  /** Writable roots (default: the cwd). */
+  writeRoots?: readonly string[];
+  commands?: CommandPolicy;
+  network?: NetworkPolicy;
+}
+
+export interface SessionPolicy {
+  readonly maxTier: Tier;
+  /** Resolved, de-duplicated; includes every writable root. */
+  readonly readRoots: readonly string[];
+  readonly writeRoots: readonly string[];
+  readonly commands: Required<CommandPolicy>;
+  readonly network: NetworkPolicy & { allowHosts: readonly HostRule[]; denyHosts: readonly HostRule[]; allowPrivate: boolean };
+}
+
+export const DEFAULT_MAX_TIER: Tier = 'execute';
+
+const unique = (xs: readonly string[]) => [...new Set(xs)];
+
+/** Resolves roots (relative ones against the cwd) and fills the defaults. */
+export async function resolvePolicy(input: PolicyInput, cwd: string): Promise<SessionPolicy> {
+  const maxTier = input.maxTier ?? DEFAULT_MAX_TIER;
+  if (!isTier(maxTier)) throw new Error(`unknown tier "${String(maxTier)}"`);
+  if (!isAbsolute(cwd)) throw new Error(`the session cwd must be absolute, got "${cwd}"`);
+  const real = (roots: readonly string[] | undefined) =>
+    Promise.all((roots && roots.length ? roots : [cwd]).map((r) => realPrefix(resolve(cwd, r))));
+  const writeRoots = unique(await real(input.writeRoots));
+  const readRoots = unique([...(await real(input.readRoots)), ...writeRoots]);
+  return {
+    maxTier,
+    readRoots,
+    writeRoots,
+    commands: { allow: input.commands?.allow ?? [], deny: input.commands?.deny ?? [] },
+    network: {
+      ...input.network,
+      allowHosts: input.network?.allowHosts ?? [],
+      denyHosts: input.network?.denyHosts ?? [],
+      allowPrivate: input.network?.allowPrivate ?? false,
+    },
+  };
+}

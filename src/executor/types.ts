@@ -1,0 +1,93 @@
+// The tool contract (core-tools spec: Tool, FileAffectingTool, ToolResult). Tools are plain
+// objects: the registry holds instances, the executor never creates one, and a renamed copy
+// (`{...tool, name}`) is an ordinary tool, which is how the "gates ignore names" test is built.
+import type { TSchema } from '@sinclair/typebox';
+import type { ParamRole, Tier, ToolError, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
+import type { ToolOutput } from '../adapters/shared/output.js';
+
+/** A params schema: TypeBox or plain JSON Schema. Compiled once, when the tool is registered. */
+export type ParamsSchema = TSchema | Record<string, unknown>;
+
+/**
+ * Which parameters carry a policy-relevant value, keyed by JSON pointer (`/path`, `/source`,
+ * `/targets/*` for every element of an array). The policy gates read these roles and nothing
+ * else about a tool.
+ */
+export type ParamRoles = Readonly<Record<string, ParamRole>>;
+
+/** What every callback of a tool may know about the session. */
+export interface SessionView {
+  readonly sessionId: string;
+  /** The session working directory: absolute, symlinks resolved. Relative paths anchor here. */
+  readonly cwd: string;
+  readonly home: string;
+}
+
+/** Context of `title` and `affectedPaths`: the session plus the resolved path params. */
+export interface PathView extends SessionView {
+  /**
+   * ToolPath-resolved values of PATH and SOURCE_PATH params, keyed by concrete JSON pointer
+   * (`/path`, `/targets/0`). Empty when the input was invalid.
+   */
+  readonly paths: Readonly<Record<string, string>>;
+  /** A path for a title: relative to the cwd when inside it, else as the caller gave it. */
+  display(pointer: string, given: string): string;
+}
+
+export type TitleContext = PathView;
+export type ValidateContext = SessionView;
+
+export interface ProgressUpdate {
+  message?: string;
+  /** Output fragment; the executor coalesces fragments into few `tool.progress` events. */
+  outputDelta?: string;
+  metadata?: ToolMetadata;
+}
+
+export interface ToolContext extends PathView {
+  readonly partId: string;
+  /** Aborted on timeout and on the caller's cancel; tools must stop their work when it fires. */
+  readonly signal: AbortSignal;
+  /** The resolved path behind a PATH or SOURCE_PATH pointer; throws when there is none. */
+  path(pointer: string): string;
+  /** Streams progress into the call's events (never silently: every update is recorded). */
+  progress(update: ProgressUpdate): void;
+}
+
+/** Sealed result: success with output, or failure with a ToolError. */
+export type ToolResult =
+  | { readonly ok: true; readonly output?: ToolOutput; readonly metadata?: ToolMetadata }
+  | { readonly ok: false; readonly error: ToolError; readonly metadata?: ToolMetadata };
+
+export const success = (output?: ToolOutput, metadata?: ToolMetadata): ToolResult =>
+  ({ ok: true, ...(output !== undefined ? { output } : {}), ...(metadata ? { metadata } : {}) });
+
+export const failure = (message: string, code: string, details?: unknown, metadata?: ToolMetadata): ToolResult =>
+  ({ ok: false, error: { message, code, ...(details !== undefined ? { details } : {}) }, ...(metadata ? { metadata } : {}) });
+
+export interface Tool<I = any> {
+  readonly name: string;
+  readonly kind: ToolKind;
+  /** The lowest session tier that may run it (observe < workspace < execute < network < privileged). */
+  readonly tier: Tier;
+  readonly description: string;
+  readonly params: ParamsSchema;
+  readonly paramRoles?: ParamRoles;
+  /** Action text for people, e.g. `Reading src/a.ts`. Only called on schema-valid input. */
+  title(input: I, ctx: TitleContext): string;
+  /** The tool's own pre-execution check, after the params schema passed. */
+  validate?(input: I, ctx: ValidateContext): ValidationResult | Promise<ValidationResult>;
+  /** A tighter time limit the input asks for (e.g. bash `timeout`); the smallest limit wins. */
+  timeoutMs?(input: I): number | undefined;
+  execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool that writes files declares which, so each gets a FileMutationRecord. */
+export interface FileAffectingTool<I = any> extends Tool<I> {
+  /** Paths the call may create, change or delete; relative ones are resolved with ToolPath. */
+  affectedPaths(input: I, ctx: PathView): readonly string[];
+}
+
+export function isFileAffecting(tool: Tool): tool is FileAffectingTool {
+  return typeof (tool as Partial<FileAffectingTool>).affectedPaths === 'function';
+}

@@ -104,7 +104,8 @@ export class ClaudeReader implements Adapter {
     this.file = file;
     const base = file.split(/[\\/]/).pop() ?? file;
     this.fileIsMeta = base.endsWith('.meta.json');
-    this.fileAgentId = /^agent-(.+?)(?:\.meta)?\.jsonl?$/.exec(base)?.[1];
+    // `agent-<id>.jsonl` / `agent-<id>.meta.json` (also inside longer names, e.g. renamed copies).
+    this.fileAgentId = /(?:^|[^A-Za-z])agent-([A-Za-z0-9_-]+?)(?:\.[A-Za-z.]+)?$/.exec(base)?.[1];
     this.currentSession = undefined;
   }
 

@@ -42,8 +42,7 @@ export class OpenCodeReader implements BusTarget {
   private form?: Form;
   private file?: string;
   private sse: SseFramer;
-  private doc: string[] = [];
-  private docPos?: InputPosition;
+  private doc: { text: string; pos: InputPosition }[] = [];
   private readonly recent = new RecentIds();
   private readonly clock: () => number;
 
@@ -93,39 +92,46 @@ export class OpenCodeReader implements BusTarget {
         this.sse.line(t, pos);
         return;
       case 'document':
-        if (!this.doc.length) this.docPos = pos;
-        this.doc.push(t);
+        this.doc.push({ text: t, pos });
         return;
-      case 'json-lines': {
-        if (!t.trim()) return;
-        let v: unknown;
-        try {
-          v = JSON.parse(t);
-        } catch (err) {
-          // A data line in a JSON-lines file: someone concatenated streams; read it as SSE.
-          if (/^(data|event|id|retry):|^:/.test(t)) return this.sse.line(t, pos);
-          this.out.malformed(t, `not JSON (${(err as Error).message})`, pos);
-          return;
-        }
-        this.value(v, pos);
-      }
+      case 'json-lines':
+        return this.jsonLine(t, pos);
     }
+  }
+
+  private jsonLine(t: string, pos: InputPosition): void {
+    if (!t.trim()) return;
+    let v: unknown;
+    try {
+      v = JSON.parse(t);
+    } catch (err) {
+      // A data line in a JSON-lines file: someone concatenated streams; read it as SSE.
+      if (/^(data|event|id|retry):|^:/.test(t)) return this.sse.line(t, pos);
+      this.out.malformed(t, `not JSON (${(err as Error).message})`, pos);
+      return;
+    }
+    this.value(v, pos);
   }
 
   private flushDocument(): void {
     if (!this.doc.length) return;
-    const joined = this.doc.join('\n');
-    const pos = this.docPos!;
+    const lines = this.doc;
     this.doc = [];
-    this.docPos = undefined;
     let v: unknown;
     try {
-      v = JSON.parse(joined);
+      v = JSON.parse(lines.map((l) => l.text).join('\n'));
     } catch (err) {
-      this.out.malformed(joined, `the file starts like a JSON document (export or messages list) but is not valid JSON (${(err as Error).message})`, pos);
+      // JSON lines whose first line is broken look like a document; read them line by line.
+      const nonEmpty = lines.filter((l) => l.text.trim());
+      const whole = nonEmpty.filter((l) => /^\s*[[{]/.test(l.text) && parses(l.text)).length;
+      if (whole > 0 && whole >= (nonEmpty.length - 1) / 2) {
+        for (const l of lines) this.jsonLine(l.text, l.pos);
+        return;
+      }
+      this.out.malformed(lines[0]!.text, `the file starts like a JSON document (export or messages list) but is not valid JSON (${(err as Error).message})`, lines[0]!.pos);
       return;
     }
-    this.value(v, pos);
+    this.value(v, lines[0]!.pos);
   }
 
   /** Any parsed JSON value of any form. */
@@ -158,8 +164,8 @@ export class OpenCodeReader implements BusTarget {
       // Durable events are sent twice: as themselves and as `sync {syncEvent}` right after.
       // Only a sync whose plain twin was not seen is read (as the event it wraps).
       const sync = obj(payload.syncEvent);
-      const id = text(sync?.id);
-      if (!sync || (id && this.recent.seen(id))) return;
+      if (!sync) return;
+      const id = text(sync.id);
       const type = (text(sync.type) ?? '').replace(/\.\d+$/, '');
       return this.busEvent({ id, type, properties: obj(sync.data) ?? {} }, pos, ctx);
     }
@@ -224,6 +230,15 @@ export class OpenCodeReader implements BusTarget {
     this.endFile();
   }
 }
+
+const parses = (t: string): boolean => {
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The form of a file from its first non-empty line. */
 export function formOf(first: string): Form | undefined {

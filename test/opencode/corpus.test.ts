@@ -1,0 +1,185 @@
+// Every recording in ../shared/corpus/opencode, normalized one file at a time and all together.
+// Expected counts and states come from a plain scan of the raw JSON (a deep walk for objects
+// with type "tool"), not from the adapter.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { issuesOfNormalizedToolPart, type NormalizedToolPart } from '../../src/contract/index.js';
+import { detectAdapter } from '../../src/adapters/registry.js';
+import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
+import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { collect, splitLines } from '../../src/pipeline/collect.js';
+import { CORPUS, corpusAvailable, corpusFiles } from '../helpers/corpus.js';
+
+type Obj = Record<string, unknown>;
+interface Scanned {
+  id: string;
+  tool: string;
+  sessionID: string;
+  status: string;
+  state: Obj;
+}
+
+const DOCUMENTED = ['question', 'bash', 'read', 'glob', 'grep', 'edit', 'write', 'task', 'webfetch', 'todowrite', 'websearch', 'skill', 'apply_patch', 'execute', 'lsp', 'plan_exit', 'list', 'multiedit', 'patch', 'todoread', 'codesearch', 'batch'];
+
+/** JSON values of a raw file: SSE data lines, JSON lines, or one document. */
+function rawValues(text: string): unknown[] {
+  const lines = text.split('\n').filter((l) => l.trim());
+  if (lines[0]!.startsWith('data:')) return lines.filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)));
+  try {
+    return [JSON.parse(text)];
+  } catch {
+    return lines.map((l) => JSON.parse(l));
+  }
+}
+
+/** The last-seen state of every tool part (by part.id), in document order. */
+function scan(text: string): Map<string, Scanned> {
+  const found = new Map<string, Scanned>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== 'object') return;
+    const o = v as Obj;
+    if (o.type === 'tool' && typeof o.id === 'string' && o.state && typeof o.state === 'object') {
+      const state = o.state as Obj;
+      found.set(o.id, { id: o.id, tool: String(o.tool), sessionID: String(o.sessionID), status: String(state.status), state });
+      return;
+    }
+    Object.values(o).forEach(walk);
+  };
+  rawValues(text).forEach(walk);
+  return found;
+}
+
+/** Our expectation for one recorded part, stated from OpenCode's own fields. */
+function expected(s: Scanned): { state: NormalizedToolPart['state']; code?: string } {
+  if (s.status === 'pending') return { state: 'started' };
+  if (s.status === 'running') return { state: 'running' };
+  if (s.status === 'error') return { state: 'error' };
+  if (s.tool === 'invalid') return { state: 'error', code: 'unknown_tool' };
+  const meta = (s.state.metadata ?? {}) as Obj;
+  if (s.tool === 'bash' && meta.exit === null && /<shell_metadata>\s*User aborted the command/.test(String(s.state.output))) return { state: 'error', code: 'cancelled' };
+  return { state: 'complete' };
+}
+
+const files = corpusAvailable() ? corpusFiles('opencode', (n) => !n.endsWith('.md')) : [];
+const read = (rel: string) => readFileSync(join(CORPUS, rel), 'utf8');
+const asInput = (rel: string) => ({ name: rel, text: read(rel) });
+
+describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
+  it('has the recordings the issue names (run JSON, both SSE streams, exports, messages API)', () => {
+    const names = files.map((f) => f.split('/').pop());
+    for (const n of ['run.jsonl', 'events.sse', 'global-events.sse', 'export.json', 'export-child.json', 'messages-api.json']) expect(names).toContain(n);
+    expect(files.filter((f) => f.includes('/public/')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  describe.each(files)('%s', (rel) => {
+    const text = read(rel);
+    const scanned = scan(text);
+    const r = collect(opencodeAdapter, [{ name: rel, text }]);
+    const byId = new Map(r.parts.map((p) => [p.id, p]));
+
+    it('normalizes without an error diagnostic and without invalid events', () => {
+      expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect(r.diagnostics.filter((d) => d.code === 'invalid_event' || d.code === 'malformed_line')).toEqual([]);
+    });
+
+    it('gives one part per distinct tool part.id, and every part validates', () => {
+      expect(scanned.size).toBeGreaterThan(0);
+      expect(r.parts.length).toBe(scanned.size);
+      expect(new Set(r.parts.map((p) => p.id))).toEqual(new Set(scanned.keys()));
+      for (const p of r.parts) expect(issuesOfNormalizedToolPart(p), p.id).toEqual([]);
+    });
+
+    it('states match the recording (aborted, denied and invalid calls included)', () => {
+      for (const s of scanned.values()) {
+        const p = byId.get(s.id)!;
+        const want = expected(s);
+        expect(p.state, `${s.id} ${s.tool} ${s.status}`).toBe(want.state);
+        if (want.code) expect(p.state === 'error' && p.error.code, s.id).toBe(want.code);
+        if (s.status === 'error' && /user has specified a rule|rejected permission/.test(String(s.state.error))) expect(p.state === 'error' && p.error.code).toBe('denied');
+        if (s.status === 'error') expect(p.state === 'error' && p.error.message).toBe(s.state.error);
+        if (want.state === 'complete') expect((p as { output?: { text?: string } }).output?.text).toBe(s.state.output);
+      }
+    });
+
+    it('no documented tool has kind unknown; no title is empty, multi-line or the bare tool name', () => {
+      for (const p of r.parts) {
+        const raw = String(p.metadata?.rawType);
+        if (DOCUMENTED.includes(raw)) expect(p.kind, p.id).not.toBe('unknown');
+        expect(p.title.trim(), p.id).not.toBe('');
+        expect(p.title, p.id).not.toContain('\n');
+        expect(p.title, p.id).not.toBe(raw);
+      }
+    });
+
+    it('child-session calls carry the task part that spawned them as parent', () => {
+      const taskOf = new Map<string, string>();
+      for (const s of scanned.values()) {
+        const child = (s.state.metadata as Obj | undefined)?.sessionId;
+        if (s.tool === 'task' && typeof child === 'string') taskOf.set(child, s.id);
+      }
+      for (const s of scanned.values()) {
+        const parent = taskOf.get(s.sessionID);
+        if (parent) expect(byId.get(s.id)!.metadata?.parentId, s.id).toBe(parent);
+        else expect(byId.get(s.id)!.metadata?.parentId, s.id).toBeUndefined();
+      }
+      for (const [child, task] of taskOf) expect(byId.get(task)!.metadata?.childSessionId).toBe(child);
+    });
+
+    it('--from auto picks the opencode adapter', () => {
+      const sample = splitLines(text).map((l) => l.text).filter((l) => l.trim()).slice(0, 20);
+      expect(detectAdapter({ lines: sample, file: rel })?.adapter.id).toBe('opencode');
+    });
+
+    it('the streaming pipeline prints the same parts', () => {
+      const out: NormalizedToolPart[] = [];
+      const p = new NormalizePipeline(opencodeAdapter, { to: 'parts', clock: () => 0 }, { output: (x) => out.push(x as NormalizedToolPart), diagnostic: () => {} });
+      p.beginFile(rel);
+      for (const [i, l] of splitLines(text).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: rel });
+      p.endFile(rel);
+      p.end();
+      expect(new Set(out.map((x) => JSON.stringify(x)))).toEqual(new Set(r.parts.map((x) => JSON.stringify(x))));
+    });
+  });
+
+  it('the recorded edge cases come out as the notes describe them', () => {
+    const run1 = collect(opencodeAdapter, [asInput('opencode/captured/run1/events.sse')]).parts;
+    const run2 = collect(opencodeAdapter, [asInput('opencode/captured/run2/events.sse')]).parts;
+    const find = (parts: NormalizedToolPart[], f: (p: NormalizedToolPart) => boolean) => parts.find(f)!;
+    expect(find(run1, (p) => p.metadata?.rawType === 'invalid')).toMatchObject({ name: 'no_such_tool', kind: 'unknown', state: 'error', error: { code: 'unknown_tool' } });
+    expect(find(run1, (p) => p.name === 'task')).toMatchObject({ title: 'Find txt files', kind: 'subagent', state: 'complete' });
+    expect(find(run1, (p) => p.name === 'read' && p.state === 'error')).toMatchObject({ error: { code: 'not_found' } });
+    expect(find(run2, (p) => p.title === 'Remove notes')).toMatchObject({ state: 'error', error: { code: 'denied' } });
+    expect(find(run2, (p) => p.title === 'Slow command')).toMatchObject({ state: 'error', error: { code: 'cancelled', message: 'User aborted the command' }, metadata: { exitCode: null } });
+    // run2's run.jsonl stops at idle, before the aborted bash's final update: that call is absent there.
+    expect(collect(opencodeAdapter, [asInput('opencode/captured/run2/run.jsonl')]).parts.map((p) => p.title)).toEqual(['Reading pixel.png', 'Remove notes']);
+  });
+
+  it('the /global/event stream gives exactly the parts of the /event stream', () => {
+    const direct = collect(opencodeAdapter, [asInput('opencode/captured/run1/events.sse')]);
+    const global = collect(opencodeAdapter, [asInput('opencode/captured/run1/global-events.sse')]);
+    expect(global.parts).toEqual(direct.parts);
+  });
+
+  it('an export and the child export, in either order, link the child call to the task part', () => {
+    const parent = asInput('opencode/captured/run1/export.json');
+    const child = asInput('opencode/captured/run1/export-child.json');
+    for (const order of [[parent, child], [child, parent]]) {
+      const r = collect(opencodeAdapter, order);
+      const task = r.parts.find((p) => p.name === 'task')!;
+      const childParts = r.sessions.get(String(task.metadata?.childSessionId))!;
+      expect(childParts.length).toBe(1);
+      expect(childParts[0]!.metadata?.parentId).toBe(task.id);
+    }
+  });
+
+  it('a whole run directory at once: one part per distinct id across every form', () => {
+    const run1 = files.filter((f) => f.includes('/run1/'));
+    const distinct = new Set(run1.flatMap((f) => [...scan(read(f)).keys()]));
+    const r = collect(opencodeAdapter, run1.map(asInput));
+    expect(r.parts.length).toBe(distinct.size);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.parts.filter((p) => p.metadata?.parentId)).toHaveLength(1);
+  });
+});

@@ -41,7 +41,10 @@ export interface BudgetResult { metadata: ToolMetadata; truncated: TruncationNot
  * The input is never mutated.
  */
 export function applyMetadataBudget(metadata: ToolMetadata, limit = DEFAULT_METADATA_LIMIT, pathPrefix = '/metadata'): BudgetResult {
-  let size = byteSize(metadata);
+  const json = JSON.stringify(metadata) ?? '';
+  // A UTF-16 unit is at most 3 UTF-8 bytes: most metadata is clearly under budget without counting.
+  if (json.length * 3 <= limit) return { metadata, truncated: [] };
+  let size = Buffer.byteLength(json, 'utf8');
   if (size <= limit) return { metadata, truncated: [] };
   const copy = structuredClone(metadata) as Record<string, unknown>;
   const notes: TruncationNote[] = [];

@@ -123,8 +123,9 @@ export class PersistentMap<V> {
 
   /** Returns a new map; `this` is unchanged. Values must not be `undefined`. */
   set(key: string, value: V): PersistentMap<V> {
-    const existed = this.has(key);
-    return new PersistentMap(set(this.root, { k: key, v: value, h: hash(key) }, 0), existed ? this.size : this.size + 1);
+    const h = hash(key);
+    const existed = get(this.root, key, h, 0) !== undefined;
+    return new PersistentMap(set(this.root, { k: key, v: value, h }, 0), existed ? this.size : this.size + 1);
   }
 
   delete(key: string): PersistentMap<V> {

@@ -16,8 +16,11 @@ type EventOf<T extends ToolEvent['type']> = Extract<ToolEvent, { type: T }>;
 
 interface Ctx {
   readonly opts: Required<ReducerOptions>;
-  readonly diagnostics: Diagnostic[];
+  /** Allocated on the first diagnostic only: most events produce none. */
+  diagnostics?: Diagnostic[];
 }
+
+const report = (ctx: Ctx, d: Diagnostic) => { (ctx.diagnostics ??= []).push(d); };
 
 type Handler<E extends ToolEvent> = (part: PartRecord, event: E, ctx: Ctx) => PartRecord;
 
@@ -40,7 +43,7 @@ function parsePartialInput(buffer: string, previous: unknown): unknown {
 }
 
 function late(part: PartRecord, event: ToolEvent, ctx: Ctx, why: string): PartRecord {
-  ctx.diagnostics.push({
+  report(ctx, {
     severity: 'warning',
     code: 'late_event',
     message: `${event.type} for part ${part.id}, which is already ${part.state}: ${why}; the event is kept here and the part is unchanged`,
@@ -126,7 +129,7 @@ const HANDLERS: { [T in ToolEvent['type']]: Handler<EventOf<T>> } = {
   },
   'tool.output.compressed': (p, e, ctx) => {
     if (p.state !== 'complete') {
-      ctx.diagnostics.push({
+      report(ctx, {
         severity: 'warning',
         code: 'compression_before_completion',
         message: `tool.output.compressed for part ${p.id} in state ${p.state}; only completed output is compressed. The summary is kept but not shown`,
@@ -143,7 +146,7 @@ const HANDLERS: { [T in ToolEvent['type']]: Handler<EventOf<T>> } = {
 function newPart(event: ToolEvent, index: number, ctx: Ctx): PartRecord {
   const orphan = event.type !== 'tool.started';
   if (orphan) {
-    ctx.diagnostics.push({
+    report(ctx, {
       severity: 'warning',
       code: 'unknown_part',
       message: `${event.type} for part ${event.partId}, which was never started; a placeholder part was created so the event is not lost`,
@@ -178,7 +181,7 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
     streamedTailChars: options.streamedTailChars ?? 64 * 1024,
   };
   return (state, event) => {
-    const ctx: Ctx = { opts, diagnostics: [] };
+    const ctx: Ctx = { opts };
     const existing = state.parts.get(event.partId);
     const base = existing ?? newPart(event, state.nextIndex, ctx);
     const handler = HANDLERS[event.type] as Handler<ToolEvent> | undefined;
@@ -186,16 +189,19 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
     if (handler) {
       part = handler(base, event, ctx);
     } else {
-      ctx.diagnostics.push({ severity: 'error', code: 'unknown_event', message: `unknown event type ${String((event as { type: unknown }).type)}`, source: event.source, partId: event.partId });
+      report(ctx, { severity: 'error', code: 'unknown_event', message: `unknown event type ${String((event as { type: unknown }).type)}`, source: event.source, partId: event.partId });
     }
-    if (part !== base || !existing) part = { ...part, lastAt: Math.max(part.lastAt, event.at) };
+    // Handlers return either the existing record (nothing changed) or a record created for this
+    // event alone, so stamping the fresh one here is not visible to anyone holding older state.
+    if (part !== existing && event.at > part.lastAt) (part as { lastAt: number }).lastAt = event.at;
     let diagnostics = state.diagnostics;
-    for (const d of ctx.diagnostics) diagnostics = { head: d, tail: diagnostics };
+    const fresh = ctx.diagnostics ?? [];
+    for (const d of fresh) diagnostics = { head: d, tail: diagnostics };
     return {
       parts: part === existing ? state.parts : state.parts.set(part.id, part),
       nextIndex: existing ? state.nextIndex : state.nextIndex + 1,
       diagnostics,
-      diagnosticCount: state.diagnosticCount + ctx.diagnostics.length,
+      diagnosticCount: state.diagnosticCount + fresh.length,
       lastSeq: event.seq !== undefined && event.seq > state.lastSeq ? event.seq : state.lastSeq,
       eventCount: state.eventCount + 1,
     };

@@ -42,8 +42,13 @@ export function schemaAt(schema: ParamsSchema, segments: readonly string[]): Rec
       continue;
     }
     const props = node.properties as Record<string, unknown> | undefined;
-    // A schema without a `properties` list (refs, combinators) cannot be checked here.
-    if (!props) return null;
+    if (!props) {
+      const type = node.type;
+      const objectish = type === undefined || type === 'object' || (Array.isArray(type) && type.includes('object'));
+      // A scalar has no params below it; an object without a `properties` list (refs,
+      // combinators, open maps) cannot be checked here.
+      return objectish ? null : undefined;
+    }
     node = props[s] as Record<string, unknown> | undefined;
   }
   return node;

@@ -87,7 +87,8 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
       child.on('close', (code, signal) => {
         clearTimeout(killTimer);
         ctx.signal.removeEventListener('abort', onAbort);
-        if (spawnError && code === null && signal === null) {
+        // A shell that never started reports a negative errno as its "exit code".
+        if (spawnError && (code === null || code < 0)) {
           resolve(failure(`could not start ${options.shell ?? '/bin/bash'}: ${spawnError.message}`, 'spawn_failed'));
           return;
         }

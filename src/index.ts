@@ -1,0 +1,24 @@
+// toolnorm's library entry point.
+export * from './contract/index.js';
+export { createReducer, reduce, reduceAll, type Reducer, type ReducerOptions } from './events/reducer.js';
+export { emptySessionState, type PartRecord, type ToolSessionState } from './events/state.js';
+export { projectPart, projectParts, projectInvocation, diagnosticsOf, type OutputView, type ProjectOptions } from './events/projector.js';
+export { EventReplayer, type ReplayerSpec, type StateCodec } from './events/replayer.js';
+export { sessionStateCodec } from './events/codec.js';
+export { ToolRepository, type RepositoryOptions } from './events/repository.js';
+export { applyMetadataBudget, DEFAULT_METADATA_LIMIT } from './events/budget.js';
+export { MemoryEventStore } from './store/memory.js';
+export { ConcurrencyError, InvalidEventError, type EventStore, type StoredEvent, type AppendResult, type SessionInfo, type Snapshot, type ReadOptions } from './store/types.js';
+export { ADAPTERS, adapterById, detectAdapter } from './adapters/registry.js';
+export type { Adapter, AdapterDefinition, AdapterOptions, AdapterSink, InputPosition } from './adapters/types.js';
+export { registerMcpTitle, mcpTitle, mcpKind } from './adapters/shared/mcp.js';
+export type { ToolOutput, OutputBlock } from './adapters/shared/output.js';
+export { collect, type Collected, type InputFile } from './pipeline/collect.js';
+export { NormalizePipeline, type NormalizeOptions, type OutputFormat, type Summary } from './pipeline/normalize.js';
+export { readLines } from './pipeline/lines.js';
+export { AcpEncoder, encodeParts, type AcpEncoderOptions, type AcpFrame } from './acp/encoder.js';
+export { decodeFrames, type Decoded } from './acp/decode.js';
+export { ACP_KIND_OF, TOOL_KIND_OF } from './acp/kinds.js';
+export { toUiPart, LEGACY_STATES, type UiStateNames } from './ui/to-ui.js';
+export type { ToolOutputCompressor, CompressContext } from './compress/types.js';
+export { runCli } from './cli/run.js';

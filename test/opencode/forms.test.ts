@@ -198,13 +198,20 @@ describe('exports and the messages API', () => {
 
 describe('sniff', () => {
   const score = (lines: string[], file?: string) => opencodeAdapter.sniff({ lines, file });
-  it('recognises every form from its first lines', () => {
-    expect(score(sse(call).split('\n').filter(Boolean))).toBe(0.9);
-    expect(score([`data: ${JSON.stringify({ directory: CWD, payload: call[0] })}`])).toBe(0.9);
-    expect(score([JSON.stringify({ type: 'step_start', timestamp: 1, sessionID: SES, part: {} })])).toBe(0.9);
-    expect(score([JSON.stringify(messages)])).toBe(0.9);
-    expect(score(JSON.stringify(exported, null, 2).split('\n').slice(0, 20))).toBeGreaterThanOrEqual(0.8);
-    expect(score(JSON.stringify(messages, null, 2).split('\n').slice(0, 20))).toBeGreaterThanOrEqual(0.8);
+  it('recognises every form from its first lines; OpenCode ids make it certain', () => {
+    expect(score(sse(call).split('\n').filter(Boolean))).toBe(0.95);
+    expect(score([`data: ${JSON.stringify({ directory: CWD, payload: call[0] })}`])).toBe(0.95);
+    expect(score([JSON.stringify({ type: 'step_start', timestamp: 1, sessionID: SES, part: {} })])).toBe(0.95);
+    expect(score([JSON.stringify({ type: 'step_start', timestamp: 1, sessionID: 'other-id', part: {} })])).toBe(0.9);
+    expect(score(['data: {"type":"server.connected","properties":{}}'])).toBe(0.9);
+    expect(score([JSON.stringify(messages)])).toBe(0.95);
+    expect(score(JSON.stringify(exported, null, 2).split('\n').slice(0, 20))).toBe(0.9);
+    expect(score(JSON.stringify(messages, null, 2).split('\n').slice(0, 20))).toBe(0.9);
+  });
+
+  it('wins the tie against a loosely matching shape (a run line typed "error")', () => {
+    const lines = [JSON.stringify({ type: 'error', timestamp: 5, sessionID: SES, error: { name: 'MessageAbortedError', data: { message: 'Aborted' } } })];
+    expect(score(lines)).toBeGreaterThan(0.9);
   });
 
   it('says 0 to other providers and to other SSE streams', () => {

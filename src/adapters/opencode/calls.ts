@@ -232,7 +232,8 @@ export class Calls {
 
   private finish(view: ToolPartView, ctx: ApplyContext, call: OpenCall, d: Description, sessionId: string): void {
     const env = this.env(sessionId, view.id, view.end ?? ctx.at, ctx);
-    const elapsed = view.start !== undefined && view.end !== undefined && view.end >= view.start ? { elapsedMs: view.end - view.start } : {};
+    const ran = view.start !== undefined && view.end !== undefined && view.end >= view.start && !view.neverRan;
+    const elapsed = ran ? { elapsedMs: view.end! - view.start! } : {};
     const withMeta = (m: ToolMetadata) => (Object.keys(m).length ? { metadata: m } : {});
     if (d.invalid) {
       const message = view.output ?? view.error ?? d.invalid.error ?? `the model called ${d.name}, which is not available`;

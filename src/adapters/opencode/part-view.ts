@@ -35,6 +35,11 @@ export interface ToolPartView {
   attachments?: unknown[];
   /** `part.metadata`: provider metadata such as `providerExecuted`. */
   partMetadata?: Obj;
+  /**
+   * An error state that still carries pending's `raw`: the processor failed the call before it
+   * ever ran, and its `time.start` is the moment of that failure, not of a start.
+   */
+  neverRan?: boolean;
 }
 
 /** Text of v2 `LlmToolContent[]` (text items joined). */
@@ -94,6 +99,7 @@ export function readToolPart(part: Obj, fallbackSessionId?: string): ToolPartVie
   const compacted = num(time.compacted) ?? num(time.pruned);
   if (compacted !== undefined) view.compacted = compacted;
   if (Array.isArray(state.attachments) && state.attachments.length) view.attachments = state.attachments;
+  if (status === 'error' && 'raw' in state) view.neverRan = true;
   const pm = obj(part.metadata);
   if (pm && Object.keys(pm).length) view.partMetadata = pm;
   return view;

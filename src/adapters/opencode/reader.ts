@@ -10,7 +10,7 @@ import { toEpochMs } from '../shared/emit.js';
 import type { AdapterOptions, InputPosition } from '../types.js';
 import { BUS_HANDLERS, looksLikeToolEvent, type BusTarget, type EventContext } from './bus-events.js';
 import { Calls } from './calls.js';
-import { obj, readToolPart, text, type Obj } from './part-view.js';
+import { num, obj, readToolPart, text, type Obj } from './part-view.js';
 import { SseFramer } from './sse.js';
 import { ToolNames } from './tool-names.js';
 
@@ -203,7 +203,9 @@ export class OpenCodeReader implements BusTarget {
     const sessionId = text(info.sessionID) ?? sessionHint;
     if (sessionId) this.calls.sessions.noteCwd(sessionId, text(obj(info.path)?.cwd));
     if (!Array.isArray(m.parts)) return;
-    for (const p of m.parts) this.part(p, sessionId, { pos });
+    // A part that never ran has no time of its own; its message's creation is the closest.
+    const at = num(obj(info.time)?.created);
+    for (const p of m.parts) this.part(p, sessionId, { pos, ...(at !== undefined ? { at } : {}) });
   }
 
   part(raw: unknown, sessionId: string | undefined, ctx: EventContext): void {

@@ -5,7 +5,7 @@ import { obj, text } from './part-view.js';
 import { RUN_LINE_TYPES } from './reader.js';
 
 const BUS_TYPE = /^(server|session|message|permission|question|file|todo|plugin|project|installation|lsp|tui|pty|command|vcs|catalog|reference|integration|mcp|sync)\.|^sync$/;
-const OPENCODE_ID = /"(?:id|sessionID|messageID)"\s*:\s*"(?:ses|msg|prt)_[0-9a-f]{12}/;
+const OPENCODE_ID = /"(?:id|sessionID|messageID|partID|aggregateID)"\s*:\s*"(?:ses|msg|prt)_[0-9a-f]{12}/;
 
 const parse = (t: string): unknown => {
   try {
@@ -38,6 +38,13 @@ function isMessage(v: unknown): boolean {
 export function sniffOpenCode(sample: { lines: readonly string[]; file?: string }): number {
   const lines = sample.lines.map((l) => l.trim()).filter(Boolean);
   if (!lines.length) return 0;
+  const score = shapeScore(lines);
+  // OpenCode's own ids (`ses_`/`msg_`/`prt_` + 12 hex) make it certain: other formats that share a
+  // loose shape (a JSON line typed `error`, say) then lose the tie.
+  return score > 0 && OPENCODE_ID.test(lines.join('\n')) ? Math.round(Math.min(1, score + 0.05) * 100) / 100 : score;
+}
+
+function shapeScore(lines: string[]): number {
   const first = lines[0]!;
   if (/^(data|event|id|retry):|^:/.test(first)) {
     const data = lines.filter((l) => l.startsWith('data:')).map((l) => parse(l.slice(5).trim()));

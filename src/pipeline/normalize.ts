@@ -1,7 +1,7 @@
 // The streaming normalize pipeline: lines → adapter → validated ToolEvents → reducer → output.
 // Memory stays bounded: a part is printed and dropped once it has been terminal for a while
 // (`retireAfterEvents`), so only in-flight parts are held, whatever the input size.
-import { issuesOfToolEvent, type Diagnostic, type NormalizedToolPart, type ToolEvent } from '../contract/index.js';
+import { issuesOfAcpSessionUpdateParams, issuesOfToolEvent, type Diagnostic, type NormalizedToolPart, type ToolEvent } from '../contract/index.js';
 import type { AdapterDefinition, AdapterOptions, InputPosition } from '../adapters/types.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import { createReducer, type Reducer, type ReducerOptions } from '../events/reducer.js';
@@ -179,6 +179,12 @@ export class NormalizePipeline {
   }
 
   private writeAcp(frame: AcpFrame): void {
+    // Clients silently blank or strip invalid ACP data, so nothing invalid leaves this process.
+    const issues = issuesOfAcpSessionUpdateParams(frame);
+    if (issues.length) {
+      this.onDiagnostic({ severity: 'error', code: 'invalid_frame', message: `an ACP frame for ${frame.update.toolCallId} broke the contract and was not sent: ${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}`, partId: frame.update.toolCallId });
+      return;
+    }
     this.sinks.output(this.options.jsonRpc === false ? frame : { jsonrpc: '2.0', method: 'session/update', params: frame });
   }
 }

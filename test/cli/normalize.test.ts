@@ -111,3 +111,39 @@ describe('streaming pipeline', () => {
     expect(s.events + s.diagnostics).toBe(lines.length);
   });
 });
+
+describe('progress bar', () => {
+  it('draws on a TTY stderr for inputs over 8 MB, and never on a pipe', async () => {
+    const { PassThrough, Readable } = await import('node:stream');
+    const { runCli } = await import('../../src/cli/run.js');
+    const big = join(dir, 'big.ndjson');
+    const line = JSON.stringify({ ...EVENTS[0], partId: 'x', input: { command: 'y'.repeat(1000) } });
+    writeFileSync(big, `${`${line}\n`.repeat(9000)}`);
+    const run = async (tty: boolean) => {
+      const stderr = new PassThrough() as InstanceType<typeof PassThrough> & { isTTY?: boolean };
+      stderr.isTTY = tty;
+      let err = '';
+      stderr.on('data', (c) => { err += c; });
+      const stdout = new PassThrough();
+      stdout.resume();
+      const code = await runCli({ argv: ['normalize', '--from', 'events', '--quiet', big], stdin: Readable.from(['']), stdout, stderr, env: process.env, cwd: process.cwd() });
+      return { code, err };
+    };
+    const tty = await run(true);
+    expect(tty.code).toBe(0);
+    expect(tty.err).toMatch(/\[#+\s*\] 100%/);
+    expect((await run(false)).err).toBe('');
+  });
+});
+
+describe('auto-detection on long inputs', () => {
+  it('reads every line after the detection sample (no line lost to the sniffing)', async () => {
+    const long = join(dir, 'long.ndjson');
+    const lines: string[] = [];
+    for (let i = 0; i < 500; i++) lines.push(JSON.stringify({ type: 'tool.started', ...env(`q${i}`, i), name: 'bash', kind: 'bash', title: 'Run', input: {} }));
+    writeFileSync(long, `${lines.join('\n')}\n`);
+    const r = await cli(['normalize', '--summary', long]);
+    expect(r.lines).toHaveLength(500);
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ inputLines: 500, events: 500, parts: 500 });
+  });
+});

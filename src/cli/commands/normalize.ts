@@ -127,11 +127,14 @@ export const normalizeCommand: Command = {
         const buffered: Line[] = [];
         if (!pipeline) {
           // Detection needs the first non-empty lines; they are replayed into the adapter after.
+          // `break` inside for-await would close the generator and lose the rest of the file,
+          // so the sample is pulled with next() and the generator stays open.
           const sample: string[] = [];
-          for await (const l of lines) {
-            buffered.push(l);
-            if (l.text.trim()) sample.push(l.text);
-            if (sample.length >= 20) break;
+          while (sample.length < 20) {
+            const r = await lines.next();
+            if (r.done) break;
+            buffered.push(r.value);
+            if (r.value.text.trim()) sample.push(r.value.text);
           }
           const adapter = pickAdapter(v.from!, sample, input.name);
           pipeline = new NormalizePipeline(adapter, {

@@ -11,4 +11,4 @@ export { resolvePolicy, DEFAULT_MAX_TIER, type PolicyInput, type SessionPolicy, 
 export { assess, accessOf, type Assessment } from './assess.js';
 export { ROLE_GATES, commandSegments, classifyAddress, classifyHost, targetHost, matchesHost, type RoleGate, type GateContext, type GateOutcome } from './gates/index.js';
 export { fileDigest, mutationOf } from './digest.js';
-export { builtinTools, bashTool, fileReadTool, fileWriteTool, fileEditTool, fileCopyTool, replaceExact, unifiedDiff, type BuiltinOptions } from './builtins/index.js';
+export { builtinTools, bashTool, fileReadTool, fileWriteTool, fileEditTool, fileCopyTool, replaceExact, unifiedDiff, type BuiltinOptions, type Hunk } from './builtins/index.js';

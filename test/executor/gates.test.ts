@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PolicyCheck, Tier } from '../../src/contract/index.js';
 import {
-  ROLE_GATES, assess, builtinTools, classifyAddress, commandSegments, resolvePolicy, success, type PolicyInput, type Tool,
+  ROLE_GATES, assess, type Assessment, builtinTools, classifyAddress, commandSegments, resolvePolicy, success, type PolicyInput, type Tool,
 } from '../../src/executor/index.js';
 import { tempDir } from './helpers.js';
 
@@ -132,7 +132,7 @@ describe('gates dispatch on ParamRole, never on the tool name', () => {
     // A tool that steals another's name but keeps its own roles is judged by its roles.
     const impostor: Tool = { ...original, name: name === 'bash' ? 'file_read' : 'bash' };
     const session = { sessionId: 's', cwd: ws, home: ws };
-    const [a, b, c] = await Promise.all([original, renamed, impostor].map(async (t) => assess(t, input, session, await policy())));
+    const [a, b, c] = (await Promise.all([original, renamed, impostor].map(async (t) => assess(t, input, session, await policy())))) as [Assessment, Assessment, Assessment];
     expect(b.record.tool).toBe(renamed.name);
     for (const other of [b, c]) {
       expect(strip(other.record.checks)).toEqual(strip(a.record.checks));

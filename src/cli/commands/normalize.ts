@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ADAPTER_IDS, adapterById, detectAdapter } from '../../adapters/registry.js';
 import type { AdapterDefinition } from '../../adapters/types.js';
 import { NormalizePipeline, type OutputFormat } from '../../pipeline/normalize.js';
@@ -9,11 +9,12 @@ import { LineWriter } from '../writer.js';
 import { progressBar } from '../progress.js';
 import { UsageError, type Command } from './types.js';
 import { openStoreSink, type StoreSink } from '../store-sink.js';
+import { packageRoot } from '../package-root.js';
 
 const FORMATS: readonly OutputFormat[] = ['parts', 'events', 'acp', 'ui'];
 
 /** The recorded session `toolnorm normalize` runs on when given no input. */
-export const DEMO_INPUT = fileURLToPath(new URL('../../../../fixtures/demo/claude-streamjson-all-tools.jsonl', import.meta.url));
+export const DEMO_INPUT = join(packageRoot(), 'fixtures/demo/claude-streamjson-all-tools.jsonl');
 
 const USAGE = `Usage: toolnorm normalize [--from auto|${ADAPTER_IDS.join('|')}] [--to ${FORMATS.join('|')}] [options] FILE...|-
 

@@ -1,19 +1,63 @@
-// Placeholder until the codex adapter lands: it recognises nothing and says so for every line.
+// The Codex adapter: `codex exec --json` JSONL, app-server v2 JSON-RPC (bare or wrapped by a
+// recorder, e.g. `{"dir","msg"}`) and session rollouts. Each line is routed to its form's parser;
+// all three share one item table (items.ts), one call table (calls.ts) and one lifecycle tracker.
+import { basename, extname } from 'node:path';
 import type { AdapterDefinition } from '../types.js';
-import { EventEmitterFor } from '../shared/emit.js';
+import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
+import { AppServerForm } from './app-server.js';
+import { ExecForm } from './exec.js';
+import { obj } from './fields.js';
+import { formOf, sniffLines } from './forms.js';
+import { CodexContext } from './observe.js';
+import { RolloutForm } from './rollout.js';
+
+/** A stable session id for input that names none: derived from the file name, never random. */
+export function fallbackSessionId(file: string | undefined): string {
+  if (!file || file === '-') return 'codex-stdin';
+  const name = basename(file, extname(file)).replace(/[^A-Za-z0-9._-]+/g, '-');
+  return `codex-${name || 'input'}`;
+}
 
 export const codexAdapter: AdapterDefinition = {
   id: 'codex',
   provider: 'codex',
-  description: 'codex (not implemented yet)',
-  sniff: () => 0,
-  create(sink) {
+  description: 'Codex: `codex exec --json` JSONL, app-server v2 JSON-RPC (bare or {dir,msg}-wrapped) and session rollouts',
+  sniff: ({ lines }) => sniffLines(lines),
+  create(sink, options) {
     const out = new EventEmitterFor(sink, 'codex');
+    const c = new CodexContext(out, options);
+    let file: string | undefined;
+    const fallback = () => options.sessionId ?? fallbackSessionId(file);
+    const cwd = () => options.cwd;
+    const forms = () => ({ exec: new ExecForm(c, fallback, cwd), app: new AppServerForm(c, fallback, cwd), rollout: new RolloutForm(c, fallback, cwd) });
+    let current = forms();
     return {
-      line(text, pos) {
-        if (text.trim()) out.malformed(text, 'the codex adapter is not implemented yet', pos);
+      beginFile(name) {
+        // Ids, threads and pending calls are per recording; parts already emitted stay as they are.
+        file = name;
+        current = forms();
       },
-      end() {},
+      line(text, pos) {
+        if (!text.trim()) return;
+        const parsed = parseJsonLine(text, pos, out);
+        if (parsed === undefined) return;
+        const o = obj(parsed);
+        if (!o) {
+          out.malformed(text, 'a JSON value that is not an object', pos);
+          return;
+        }
+        const f = formOf(o);
+        if (!f) {
+          out.malformed(text, 'not a codex exec event, app-server JSON-RPC message or rollout line', pos);
+          return;
+        }
+        if (f.form === 'exec') current.exec.line(o, text, pos);
+        else if (f.form === 'rollout') current.rollout.line(o, text, pos);
+        else current.app.line(f.rpc.msg, f.rpc.dir, pos);
+      },
+      end() {
+        // Nothing is buffered. Calls still open stay open: the recording ended before they did.
+      },
     };
   },
 };

@@ -1,0 +1,62 @@
+// Command titles. Codex parses each command into actions (app-server `commandActions`, rollout
+// `parsed_cmd`): read / listFiles / search / unknown. When every action is known, the title says
+// what the command does (`Reading src/a.ts`); otherwise it is the command without its shell wrapper.
+import { commandTitle, displayPath } from '../shared/titles.js';
+import { arr, camel, get, nonEmpty, obj, type Obj } from './fields.js';
+import { scriptOf } from './shell.js';
+
+export interface CommandAction {
+  type: 'read' | 'listFiles' | 'search' | 'unknown';
+  command?: string;
+  name?: string;
+  path?: string;
+  query?: string;
+}
+
+/** `commandActions` (camelCase) or `parsed_cmd` (snake_case, `cmd`), normalized. */
+export function commandActions(item: Obj): CommandAction[] | undefined {
+  const raw = arr(get(item, 'commandActions')) ?? arr(get(item, 'parsedCmd'));
+  if (!raw) return undefined;
+  const out: CommandAction[] = [];
+  for (const entry of raw) {
+    const a = obj(entry);
+    if (!a) continue;
+    const t = camel(nonEmpty(a.type) ?? 'unknown');
+    const action: CommandAction = { type: t === 'read' || t === 'listFiles' || t === 'search' ? t : 'unknown' };
+    const command = nonEmpty(a.command) ?? nonEmpty(a.cmd);
+    if (command) action.command = command;
+    for (const k of ['name', 'path', 'query'] as const) {
+      const v = nonEmpty(a[k]);
+      if (v) action[k] = v;
+    }
+    out.push(action);
+  }
+  return out;
+}
+
+function actionTitle(a: CommandAction, cwd?: string): string | undefined {
+  const p = a.path ? displayPath(a.path, cwd) : undefined;
+  switch (a.type) {
+    case 'read':
+      return p || a.name ? `Reading ${p ?? a.name}` : undefined;
+    case 'listFiles':
+      return p ? `Listing ${p}` : 'Listing files';
+    case 'search':
+      if (a.query && p) return `Searching for "${a.query}" in ${p}`;
+      if (a.query) return `Searching for "${a.query}"`;
+      return p ? `Searching in ${p}` : 'Searching files';
+    default:
+      return undefined;
+  }
+}
+
+/** Title of a command: its actions when all are known, else the script, else a generic line. */
+export function commandItemTitle(command: unknown, actions: readonly CommandAction[] | undefined, cwd?: string): string {
+  if (actions?.length) {
+    const titles = actions.map((a) => actionTitle(a, cwd));
+    if (titles.every((t): t is string => t !== undefined)) return commandTitle([...new Set(titles)].join(', '), 120);
+  }
+  const script = scriptOf(command);
+  const t = script ? commandTitle(script) : '';
+  return t || 'Running a command';
+}

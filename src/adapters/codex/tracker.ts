@@ -1,0 +1,157 @@
+// The lifecycle bookkeeping shared by the three Codex input forms: it turns "here is what the item
+// looks like now" into exactly one tool.started, tool.updated for what changed, and exactly one
+// terminal event per part. Terminal parts keep only their key, so memory stays small.
+import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
+import type { EventEmitterFor } from '../shared/emit.js';
+import type { InputPosition } from '../types.js';
+
+export interface View {
+  name: string;
+  kind: ToolKind;
+  title: string;
+  input: unknown;
+  metadata: ToolMetadata;
+}
+
+export type Outcome =
+  | { ok: true; output?: unknown; elapsedMs?: number; metadata?: ToolMetadata }
+  | { ok: false; error: ToolError; elapsedMs?: number; metadata?: ToolMetadata };
+
+export interface Where {
+  sessionId: string;
+  partId: string;
+  at: number;
+  pos?: InputPosition;
+}
+
+interface Live {
+  sessionId: string;
+  partId: string;
+  group: string;
+  name: string;
+  kind: ToolKind;
+  title: string;
+  input: string;
+  meta: Map<string, string>;
+}
+
+const keyOf = (sessionId: string, partId: string) => `${sessionId}\u0000${partId}`;
+const json = (v: unknown) => JSON.stringify(v) ?? 'undefined';
+
+export class PartTracker {
+  private readonly live = new Map<string, Live>();
+  private readonly done = new Set<string>();
+  private readonly groups = new Map<string, Set<string>>();
+
+  constructor(private readonly out: EventEmitterFor) {}
+
+  state(sessionId: string, partId: string): 'none' | 'open' | 'done' {
+    const k = keyOf(sessionId, partId);
+    return this.live.has(k) ? 'open' : this.done.has(k) ? 'done' : 'none';
+  }
+
+  /**
+   * Starts the part, or refines it with what changed. `group` is the unit a turn end closes (a
+   * thread). Returns false when the part already ended: a terminal part is not reopened.
+   */
+  show(w: Where, group: string, view: View): boolean;
+  show(w: Where, group: string, view: Partial<View>): boolean;
+  show(w: Where, group: string, view: Partial<View>): boolean {
+    const k = keyOf(w.sessionId, w.partId);
+    if (this.done.has(k)) return false;
+    const env = { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos };
+    const cur = this.live.get(k);
+    if (!cur) {
+      const name = view.name ?? 'unknown';
+      const kind = view.kind ?? 'unknown';
+      const title = view.title ?? `Running ${name}`;
+      const input = view.input ?? {};
+      const metadata = view.metadata ?? {};
+      const meta = new Map(Object.entries(metadata).map(([mk, v]) => [mk, json(v)]));
+      this.live.set(k, { sessionId: w.sessionId, partId: w.partId, group, name, kind, title, input: json(input), meta });
+      let members = this.groups.get(group);
+      if (!members) this.groups.set(group, (members = new Set()));
+      members.add(k);
+      this.out.emit('tool.started', env, { name, kind, title, input, metadata });
+      return true;
+    }
+    const body: { name?: string; kind?: ToolKind; title?: string; input?: unknown; metadata?: ToolMetadata } = {};
+    if (view.name !== undefined && view.name !== cur.name) body.name = cur.name = view.name;
+    if (view.kind !== undefined && view.kind !== cur.kind) body.kind = cur.kind = view.kind;
+    if (view.title !== undefined && view.title !== cur.title) body.title = cur.title = view.title;
+    if (view.input !== undefined) {
+      const s = json(view.input);
+      if (s !== cur.input) {
+        cur.input = s;
+        body.input = view.input;
+      }
+    }
+    if (view.metadata) {
+      const changed = this.changedMeta(cur, view.metadata);
+      if (changed) body.metadata = changed;
+    }
+    if (Object.keys(body).length) this.out.emit('tool.updated', env, body);
+    return true;
+  }
+
+  private changedMeta(cur: Live, metadata: ToolMetadata): ToolMetadata | undefined {
+    let changed: ToolMetadata | undefined;
+    for (const [mk, v] of Object.entries(metadata)) {
+      if (v === undefined) continue;
+      const s = json(v);
+      if (cur.meta.get(mk) === s) continue;
+      cur.meta.set(mk, s);
+      (changed ??= {})[mk] = v;
+    }
+    return changed;
+  }
+
+  /** Metadata only, on an open or ended part (e.g. an approval resolved after the item ended). */
+  annotate(w: Where, metadata: ToolMetadata): boolean {
+    const k = keyOf(w.sessionId, w.partId);
+    const cur = this.live.get(k);
+    if (cur) return this.show(w, cur.group, { metadata });
+    if (!this.done.has(k)) return false;
+    this.out.emit('tool.updated', { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos }, { metadata });
+    return true;
+  }
+
+  /** Running / streamed output. False when the part is not open. */
+  progress(w: Where, body: { message?: string; outputDelta?: string; elapsedMs?: number; metadata?: ToolMetadata }): boolean {
+    if (!this.live.has(keyOf(w.sessionId, w.partId))) return false;
+    this.out.emit('tool.progress', { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos }, body);
+    return true;
+  }
+
+  /** The one terminal event. False when the part is not open (never started, or already ended). */
+  finish(w: Where, outcome: Outcome): boolean {
+    const k = keyOf(w.sessionId, w.partId);
+    const cur = this.live.get(k);
+    if (!cur) return false;
+    this.live.delete(k);
+    this.groups.get(cur.group)?.delete(k);
+    this.done.add(k);
+    const env = { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos };
+    const extra: { elapsedMs?: number; metadata?: ToolMetadata } = {};
+    if (outcome.elapsedMs !== undefined) extra.elapsedMs = outcome.elapsedMs;
+    if (outcome.metadata && Object.keys(outcome.metadata).length) extra.metadata = outcome.metadata;
+    if (outcome.ok) this.out.emit('tool.completed', env, { ...(outcome.output !== undefined ? { output: outcome.output } : {}), ...extra });
+    else this.out.emit('tool.failed', env, { error: outcome.error, ...extra });
+    return true;
+  }
+
+  /** Parts still open in a group, in start order. */
+  openIn(group: string): { sessionId: string; partId: string }[] {
+    const members = this.groups.get(group);
+    if (!members) return [];
+    return [...members].map((k) => {
+      const l = this.live.get(k)!;
+      return { sessionId: l.sessionId, partId: l.partId };
+    });
+  }
+
+  /** Title of an open part (used to word the error of an interrupted call). */
+  titleOf(sessionId: string, partId: string): string | undefined {
+    return this.live.get(keyOf(sessionId, partId))?.title;
+  }
+}

@@ -1,0 +1,108 @@
+// Every file of ../shared/corpus/codex: recordings normalize with counts matching an independent
+// raw scan (test/codex/scan.ts); the other files (README, driver scripts) go through without a
+// crash, each line reported as malformed. `--to acp` frames validate and decode back.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { codexAdapter } from '../../src/adapters/codex/index.js';
+import { detectAdapter } from '../../src/adapters/registry.js';
+import { collect, splitLines } from '../../src/pipeline/collect.js';
+import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { encodeParts } from '../../src/acp/encoder.js';
+import { decodeFrames } from '../../src/acp/decode.js';
+import { validateNormalizedToolPart } from '../../src/contract/index.js';
+import { officialAcpErrors, paramsOf } from '../helpers/acp-schema.js';
+import { CORPUS, corpusAvailable, corpusFiles } from '../helpers/corpus.js';
+import { scanCodex } from './scan.js';
+
+const available = corpusAvailable();
+const all = available ? corpusFiles('codex') : [];
+const recordings = all.filter((f) => f.endsWith('.jsonl'));
+const others = all.filter((f) => !f.endsWith('.jsonl'));
+const read = (rel: string) => readFileSync(join(CORPUS, rel), 'utf8');
+const nameOf = (rel: string) => rel.split('/').pop()!;
+const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+
+describe.skipIf(!available)('codex corpus', () => {
+  it('has the recordings this suite expects', () => {
+    expect(recordings.filter((f) => f.includes('/public/'))).toHaveLength(3);
+    expect(recordings.filter((f) => f.includes('/captured/')).length).toBeGreaterThanOrEqual(5);
+    expect(others.length).toBeGreaterThan(0);
+  });
+
+  it.each(recordings)('%s: one valid part per tool id, ended calls terminal, no unknown kind, no empty title', (rel) => {
+    const text = read(rel);
+    const raw = scanCodex(text);
+    const r = collect(codexAdapter, [{ name: nameOf(rel), text }]);
+    expect(r.diagnostics).toEqual([]);
+    const ids = r.parts.map((p) => p.id);
+    expect(ids.length).toBe(raw.tools.size);
+    expect(new Set(ids)).toEqual(raw.tools);
+    for (const p of r.parts) {
+      expect(validateNormalizedToolPart(p), `${p.id} validates`).toBe(true);
+      if (raw.ended.has(p.id)) expect(['complete', 'error'], p.id).toContain(p.state);
+      expect(p.kind, p.id).not.toBe('unknown');
+      expect(p.title.trim(), p.id).not.toBe('');
+      expect(p.title, p.id).not.toBe(p.name);
+      expect(p.metadata?.provider).toBe('codex');
+    }
+    // Agent messages and reasoning make no parts.
+    for (const id of raw.nonTool) expect(ids, id).not.toContain(id);
+    // Exactly the calls the recording reports as failed end in error.
+    expect(new Set(r.parts.filter((p) => p.state === 'error').map((p) => p.id))).toEqual(raw.failed);
+  });
+
+  it('the counts are not vacuous', () => {
+    const totals = recordings.map((rel) => scanCodex(read(rel)));
+    expect(totals.reduce((n, s) => n + s.tools.size, 0)).toBeGreaterThan(140);
+    expect(totals.reduce((n, s) => n + s.failed.size, 0)).toBeGreaterThanOrEqual(15);
+    expect(totals.reduce((n, s) => n + s.nonTool.size, 0)).toBeGreaterThan(5);
+  });
+
+  it.each(others)('%s (not a recording) goes through without a crash, every line reported', (rel) => {
+    const text = read(rel);
+    const r = collect(codexAdapter, [{ name: nameOf(rel), text }]);
+    expect(r.parts).toEqual([]);
+    const nonEmpty = splitLines(text).filter((l) => l.text.trim()).length;
+    expect(r.diagnostics.filter((d) => d.code === 'malformed_line')).toHaveLength(nonEmpty);
+  });
+
+  it.each(recordings)('--from auto picks codex for %s', (rel) => {
+    const lines = read(rel).split('\n').filter((l) => l.trim()).slice(0, 20);
+    expect(detectAdapter({ lines, file: nameOf(rel) })?.adapter.id).toBe('codex');
+  });
+
+  it("does not claim the other providers' recordings", () => {
+    const foreign = ['claude', 'opencode'].flatMap((sub) => corpusFiles(sub));
+    expect(foreign.length).toBeGreaterThan(0);
+    for (const rel of foreign) {
+      const lines = read(rel).split('\n').filter((l) => l.trim()).slice(0, 20);
+      expect(codexAdapter.sniff({ lines, file: nameOf(rel) }), rel).toBe(0);
+    }
+  });
+
+  it.each(recordings)('%s: encodeParts frames validate against the official ACP schema and decode to the same parts', (rel) => {
+    const r = collect(codexAdapter, read(rel));
+    for (const [sessionId, parts] of r.sessions) {
+      const frames = encodeParts(sessionId, parts);
+      for (const f of frames) expect(officialAcpErrors(f)).toEqual([]);
+      const decoded = decodeFrames(frames);
+      expect(decoded.diagnostics).toEqual([]);
+      expect(plain(decoded.parts)).toEqual(plain(parts));
+    }
+  });
+
+  it.each(recordings)('%s: streamed --to acp frames validate and decode to the same parts', (rel) => {
+    const text = read(rel);
+    const frames: unknown[] = [];
+    const p = new NormalizePipeline(codexAdapter, { to: 'acp', clock: () => 0 }, { output: (x) => frames.push(x), diagnostic: () => {} });
+    p.beginFile(rel);
+    for (const [i, l] of splitLines(text).entries()) p.line(l.text, { line: i + 1, offset: l.offset });
+    p.endFile(rel);
+    p.end();
+    for (const f of frames) expect(officialAcpErrors(paramsOf(f))).toEqual([]);
+    const decoded = decodeFrames(frames);
+    expect(decoded.diagnostics).toEqual([]);
+    expect(plain(decoded.parts)).toEqual(plain(collect(codexAdapter, text).parts));
+  });
+});

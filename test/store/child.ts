@@ -1,5 +1,6 @@
 // A separate process that appends to a store, for the crash, race and concurrency tests:
 //   crash  URL SESSION        append batches forever; "begin HEAD N" before and "ack LAST" after each
+//   huge   URL SESSION        one append of 40 events of 2 MiB each (a transaction long enough to be killed inside)
 //   writer URL SESSION TAG COUNT BATCH   wait for "go" on stdin, then runWriter; prints its result as JSON
 //   race   URL SESSION TAG    per stdin line "append EXPECTED N K0": one attempt, answered
 //                             "ok FIRST LAST" | "conflict EXPECTED ACTUAL" | "error NAME MESSAGE"
@@ -9,7 +10,7 @@ import { writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { openStore } from '../../src/store/open.js';
 import { ConcurrencyError } from '../../src/store/types.js';
-import { batchSizeAt, CRASH_STREAM, eventsRange } from './stream.js';
+import { batchSizeAt, bigText, CRASH_STREAM, eventsRange } from './stream.js';
 import { runWriter } from './writers.js';
 
 const say = (line: string) => writeSync(1, `${line}\n`);
@@ -27,6 +28,18 @@ if (mode === 'crash') {
     say(`ack ${r.lastSeq}`);
     head = r.lastSeq;
   }
+} else if (mode === 'huge') {
+  const head = await store.head(sessionId);
+  const env = { sessionId, source: { provider: 'executor' as const } };
+  const events = Array.from({ length: 40 }, (_, k) => [
+    { ...env, partId: `huge-${head}-${k}`, at: k, type: 'tool.started' as const, name: 'bash', kind: 'bash' as const, title: 'Huge output' },
+    { ...env, partId: `huge-${head}-${k}`, at: k, type: 'tool.completed' as const, output: bigText(2 * 1024 * 1024, k) },
+  ]).flat();
+  say(`begin ${head} ${events.length}`);
+  const r = await store.append(sessionId, events, head);
+  say(`ack ${r.lastSeq}`);
+  await store.close();
+  process.exit(0);
 } else if (mode === 'writer') {
   const [tag, count, batch] = rest;
   const lines = createInterface({ input: process.stdin });

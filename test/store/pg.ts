@@ -53,3 +53,14 @@ export async function dropTestSchemas(): Promise<void> {
     await client.end();
   }
 }
+
+/** One query on a throwaway connection (for looking at the server from outside the store). */
+export async function pgQuery(url: string, text: string, values: unknown[] = []): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url.replace(/[?&]schema=[^&]*/, '') });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}

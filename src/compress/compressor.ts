@@ -1,0 +1,168 @@
+// DeclarativeCompressor: the first spec that matches a part decides how its output is cut. The
+// result is only ever a derived `tool.output.compressed` event; the completed event and its full
+// output are never touched (Hard Invariant #6).
+import type { NormalizedToolPart, OutputCompressionSpec, Provider, ToolOutputCompressedEvent } from '../contract/index.js';
+import type { CompressContext, ToolOutputCompressor } from './types.js';
+import { CompressionStream, type EngineOptions, type TextCompression } from './engine.js';
+import { estimatorFor, loadExactEstimator } from './estimator.js';
+import { DEFAULT_SPECS } from './defaults.js';
+import { SpecError, checkSpec } from './spec.js';
+
+export interface OutputCompression {
+  /** The compressed output, in the original's shape where possible. */
+  output: unknown;
+  /** The text-level result the output was built from. */
+  result: TextCompression;
+}
+
+type SpecRef = string | OutputCompressionSpec;
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** UTF-16 units encoded per step: small enough to stay in cache, large enough to amortise calls. */
+const STRING_CHUNK = 256 * 1024;
+
+/**
+ * Feeds a string in slices through one reused buffer: hashing and counting cache-sized pieces is
+ * about twice as fast as encoding 100 MB at once, and the engine never keeps a view of a chunk.
+ */
+function writeString(engine: CompressionStream, text: string): void {
+  if (text.length <= STRING_CHUNK) {
+    engine.write(text);
+    return;
+  }
+  const scratch = Buffer.allocUnsafe(STRING_CHUNK * 3);
+  for (let p = 0; p < text.length;) {
+    let q = Math.min(text.length, p + STRING_CHUNK);
+    const c = text.charCodeAt(q - 1);
+    if (q < text.length && c >= 0xd800 && c <= 0xdbff) q--; // keep surrogate pairs together
+    const n = scratch.write(text.slice(p, q), 0, 'utf8');
+    engine.write(scratch.subarray(0, n));
+    p = q;
+  }
+}
+
+/** Compresses one text with one spec. Head and tail are slices of `text` itself when `exactSlices`. */
+export function compressText(text: string, spec: OutputCompressionSpec, options: EngineOptions = {}): TextCompression {
+  const engine = new CompressionStream(spec, options);
+  writeString(engine, text);
+  const r = engine.end();
+  // The engine worked on UTF-8 bytes; hand back the caller's own string (lone surrogates and all)
+  // wherever the result is a piece of it. A code point boundary in bytes is one in UTF-16 too.
+  if (!r.compressed) return { ...r, text, head: text };
+  if (!r.exactSlices) return r;
+  const head = text.slice(0, r.head.length);
+  const tail = r.tail.length ? text.slice(text.length - r.tail.length) : '';
+  return { ...r, head, tail, text: head + r.marker + tail };
+}
+
+/** Compresses a stream (a Readable, or any async iterable of chunks) with memory bounded by the budget. */
+export async function compressStream(source: AsyncIterable<Buffer | Uint8Array | string>, spec: OutputCompressionSpec, options: EngineOptions = {}): Promise<TextCompression> {
+  const engine = new CompressionStream(spec, options);
+  for await (const chunk of source) engine.write(chunk);
+  return engine.end();
+}
+
+export function specMatches(spec: OutputCompressionSpec, part: Pick<NormalizedToolPart, 'name' | 'kind'>, provider: Provider | undefined): boolean {
+  const m = spec.match;
+  if (!m) return true;
+  if (m.kinds && !m.kinds.includes(part.kind)) return false;
+  if (m.names && !m.names.includes(part.name)) return false;
+  if (m.providers && (provider === undefined || !m.providers.includes(provider))) return false;
+  return true;
+}
+
+export class DeclarativeCompressor implements ToolOutputCompressor {
+  readonly specs: readonly OutputCompressionSpec[];
+
+  /**
+   * Throws a SpecError or ContractError naming the spec when one is unusable, and an
+   * EstimatorUnavailableError when a spec wants `exact` before it was loaded (use `create`).
+   */
+  constructor(specs: readonly unknown[] = DEFAULT_SPECS, private readonly options: EngineOptions = {}) {
+    const checked = specs.map(checkSpec);
+    const seen = new Set<string>();
+    for (const s of checked) {
+      if (seen.has(s.id)) throw new SpecError(s.id, 'the id is used by more than one spec');
+      seen.add(s.id);
+      estimatorFor(s.estimator ?? 'bytes4');
+    }
+    this.specs = checked;
+  }
+
+  /** Like the constructor, but first loads the exact estimator when a spec asks for it. */
+  static async create(specs: readonly unknown[] = DEFAULT_SPECS, options: EngineOptions = {}): Promise<DeclarativeCompressor> {
+    if (specs.some((s) => isObj(s) && s.estimator === 'exact')) await loadExactEstimator();
+    return new DeclarativeCompressor(specs, options);
+  }
+
+  spec(ref: SpecRef): OutputCompressionSpec {
+    if (typeof ref !== 'string') return ref;
+    const found = this.specs.find((s) => s.id === ref);
+    if (!found) throw new Error(`no compression spec "${ref}"; known: ${this.specs.map((s) => s.id).join(', ')}`);
+    return found;
+  }
+
+  /** The first spec matching a part, or undefined. */
+  specFor(part: Pick<NormalizedToolPart, 'name' | 'kind'>, provider: Provider | undefined): OutputCompressionSpec | undefined {
+    return this.specs.find((s) => specMatches(s, part, provider));
+  }
+
+  compressText(text: string, ref: SpecRef): TextCompression {
+    return compressText(text, this.spec(ref), this.options);
+  }
+
+  /** A streaming compressor: `write(chunk)` any number of times, then `end()`. */
+  stream(ref: SpecRef): CompressionStream {
+    return new CompressionStream(this.spec(ref), this.options);
+  }
+
+  compressStream(source: AsyncIterable<Buffer | Uint8Array | string>, ref: SpecRef): Promise<TextCompression> {
+    return compressStream(source, this.spec(ref), this.options);
+  }
+
+  /**
+   * A part output, compressed in its own shape: a string stays a string; a `{text, …}` output
+   * (src/adapters/shared/output.ts) gets its `text` compressed and keeps every other field; any
+   * other JSON value is summarised when the spec has `json_summary` (as a value if the summary
+   * alone fits, else as cut text). Undefined when the output fits or cannot be compressed.
+   */
+  compressOutput(output: unknown, ref: SpecRef): OutputCompression | undefined {
+    const spec = this.spec(ref);
+    if (typeof output === 'string') {
+      const result = compressText(output, spec, this.options);
+      return result.compressed ? { output: result.text, result } : undefined;
+    }
+    if (isObj(output) && typeof output.text === 'string') {
+      const result = compressText(output.text, spec, this.options);
+      return result.compressed ? { output: { ...output, text: result.text }, result } : undefined;
+    }
+    if (typeof output !== 'object' || output === null || !spec.strategy.some((s) => s.type === 'json_summary')) return undefined;
+    const json = JSON.stringify(output);
+    const result = compressText(json, spec, this.options);
+    if (!result.compressed) return undefined;
+    const cutApplied = /(^|\+)(head_tail|head|tail)$/.test(result.stats.strategy);
+    return { output: cutApplied ? result.text : (JSON.parse(result.text) as unknown), result };
+  }
+
+  compressPart(part: NormalizedToolPart, ctx: CompressContext): ToolOutputCompressedEvent | undefined {
+    if (part.state !== 'complete' || !('output' in part) || part.output === undefined) return undefined;
+    const provider = ctx.provider ?? (part.metadata?.provider as Provider | undefined);
+    const spec = this.specFor(part, provider);
+    if (!spec) return undefined;
+    const done = this.compressOutput(part.output, spec);
+    if (!done) return undefined;
+    return {
+      type: 'tool.output.compressed',
+      sessionId: ctx.sessionId,
+      partId: part.id,
+      at: ctx.at,
+      source: { provider: ctx.provider },
+      output: done.output,
+      compression: {
+        stats: done.result.stats,
+        original: { partId: part.id, ...(ctx.seq !== undefined ? { seq: ctx.seq } : {}), sha256: done.result.sha256 },
+      },
+    };
+  }
+}

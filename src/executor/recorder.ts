@@ -4,9 +4,10 @@
 import type { ToolEvent } from '../contract/index.js';
 import { ConcurrencyError, InvalidEventError, type EventStore, type StoredEvent } from '../store/types.js';
 
+/** One append() call: its events go to the store together, in one batch with whatever else queued. */
 interface Pending {
-  readonly event: ToolEvent;
-  resolve(e: StoredEvent): void;
+  readonly events: readonly ToolEvent[];
+  resolve(stored: StoredEvent[]): void;
   reject(err: unknown): void;
 }
 
@@ -22,9 +23,9 @@ export class SessionRecorder {
 
   /** Resolves with the stored events (seq set) once all of them are appended. */
   append(events: readonly ToolEvent[]): Promise<StoredEvent[]> {
-    const done = events.map((event) => new Promise<StoredEvent>((resolve, reject) => this.queue.push({ event, resolve, reject })));
+    const done = new Promise<StoredEvent[]>((resolve, reject) => this.queue.push({ events, resolve, reject }));
     if (!this.flushing) void this.flush();
-    return Promise.all(done);
+    return done;
   }
 
   private async flush(): Promise<void> {
@@ -42,8 +43,12 @@ export class SessionRecorder {
 
   private async write(batch: Pending[]): Promise<void> {
     try {
-      const stored = await this.appendWithRetry(batch.map((p) => p.event));
-      batch.forEach((p, i) => p.resolve(stored[i]!));
+      const stored = await this.appendWithRetry(batch.length === 1 ? batch[0]!.events : batch.flatMap((p) => p.events));
+      let at = 0;
+      for (const p of batch) {
+        p.resolve(stored.slice(at, at + p.events.length));
+        at += p.events.length;
+      }
     } catch (err) {
       if (err instanceof InvalidEventError && batch.length > 1) {
         // One bad event must not sink the events of other calls that shared its batch.
@@ -54,7 +59,7 @@ export class SessionRecorder {
     }
   }
 
-  private async appendWithRetry(events: ToolEvent[]): Promise<StoredEvent[]> {
+  private async appendWithRetry(events: readonly ToolEvent[]): Promise<StoredEvent[]> {
     for (let attempt = 0; ; attempt++) {
       this.head ??= await this.store.head(this.sessionId);
       try {

@@ -9,7 +9,7 @@
 //   ..          → resolved
 //   symlinks    → resolved along the existing prefix (dangling links included), so a link out of a
 //                 root is seen for what it is
-import { lstat, readlink } from 'node:fs/promises';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Linux PATH_MAX (bytes, with the terminating NUL) and NAME_MAX. */
@@ -62,9 +62,11 @@ export function lexicalPath(given: string, base: PathBase): { path: string; note
   return { path };
 }
 
-async function lstatOrUndefined(path: string) {
+// Synchronous on purpose: a path check is a handful of lstat calls of a few µs each, while the
+// thread-pool round trip of the async ones costs ten times that per component.
+function lstatOrUndefined(path: string) {
   try {
-    return await lstat(path);
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch {
     // Missing, or not searchable: either way the kernel would not follow anything here.
     return undefined;
@@ -85,14 +87,14 @@ export async function realPrefix(path: string): Promise<string> {
     if (segment === '.') continue;
     if (segment === '..') { current = dirname(current); continue; }
     const next = join(current, segment);
-    const stat = await lstatOrUndefined(next);
+    const stat = lstatOrUndefined(next);
     if (!stat) {
       // Nothing below a missing component exists; the rest is resolved lexically.
       return resolve(next, ...pending);
     }
     if (stat.isSymbolicLink()) {
       if (++links > MAX_LINKS) throw new Error(`too many levels of symbolic links at ${next}`);
-      const target = await readlink(next);
+      const target = readlinkSync(next);
       pending.unshift(...target.split(sep).filter(Boolean));
       if (isAbsolute(target)) current = sep;
       continue;

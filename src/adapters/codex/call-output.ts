@@ -89,6 +89,8 @@ export function readCallOutput(raw: unknown): CallOutput {
   const s = text(raw);
   if (s === undefined) return { truncated: [] };
   const parsed = parseMaybeJson(s);
+  // A content-item list serialized into the string.
+  if (Array.isArray(parsed) && parsed.every((b) => obj(b) && typeof obj(b)!.type === 'string')) return readCallOutput(parsed);
   const j = obj(parsed);
   if (!j) return fromText(s);
   // 0.40 shell: {"output": "...", "metadata": {"exit_code": 0, "duration_seconds": 0.1}}

@@ -82,7 +82,8 @@ export function parsePatch(patch: string): FileChange[] {
       cur.movePath = m[1]!.trim();
       continue;
     }
-    if (line.startsWith('*** End Patch') || line.startsWith('*** Begin Patch') || line === '*** End of File') continue;
+    if (line.startsWith('*** End Patch')) break;
+    if (line.startsWith('*** Begin Patch') || line === '*** End of File') continue;
     if (cur) body.push(cur.kind === 'add' && line.startsWith('+') ? line.slice(1) : line);
   }
   flush();

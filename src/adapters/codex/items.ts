@@ -64,7 +64,8 @@ function collabTool(item: Obj): string {
 export const ITEMS: Record<string, ItemRule> = {
   commandExecution: {
     kind: 'bash',
-    title: (i, ctx) => commandItemTitle(i.command, commandActions(i), ctx.cwd),
+    // Action paths are shown relative to the session cwd, else to the directory the command ran in.
+    title: (i, ctx) => commandItemTitle(i.command, commandActions(i), ctx.cwd ?? pathOf(i.cwd)),
     input: (i) => {
       const input: Obj = { command: commandLine(i.command) ?? '' };
       const cwd = pathOf(i.cwd);

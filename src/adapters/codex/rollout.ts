@@ -48,6 +48,8 @@ export class RolloutForm {
   private sessionId: string | undefined;
   private cwd: string | undefined;
   private readonly calls = new Map<string, PendingCall>();
+  /** Calls an event record ended: their response-item record is expected, and is the same call. */
+  private readonly endedByRecord = new Set<string>();
 
   constructor(private readonly c: CodexContext, private readonly fallbackSession: () => string, private readonly defaultCwd: () => string | undefined) {}
 
@@ -101,7 +103,11 @@ export class RolloutForm {
     this.calls.delete(callId);
     const state = this.c.tracker.state(session, callId);
     // Ended already by the event record of the same call (0.163 writes item_completed first).
-    if (state === 'done') return;
+    if (this.endedByRecord.delete(callId)) return;
+    if (state === 'done') {
+      this.c.out.diagnostic('late_event', `${rawType} for call ${callId}, which already ended (e.g. its turn was aborted); ignored`, pos, { partId: callId });
+      return;
+    }
     if (!call || state === 'none') {
       this.c.out.diagnostic('orphan_result', `${rawType} for call ${callId}, which was never announced in this rollout; ignored`, pos, { partId: callId });
       return;
@@ -149,6 +155,7 @@ export class RolloutForm {
       case 'web_search_call':
       case 'image_generation_call': {
         const id = nonEmpty(p.id) ?? `${type}-${pos.file ? `${pos.file}:` : ''}${pos.line}`;
+        if (this.endedByRecord.delete(id)) return;
         const session = this.session();
         observeItem(this.c, { sessionId: session, group: session, partId: id, item: { ...p, id }, phase: completedOrStarted(p), at, pos, ctx: this.ctx() });
         return;
@@ -188,6 +195,7 @@ export class RolloutForm {
   private observeRecord(id: string, item: Obj, phase: Phase, at: number, startedAt: number | undefined, pos: InputPosition): void {
     const session = this.session();
     const refineOnly = this.calls.has(id) && this.c.tracker.state(session, id) === 'open';
+    const wasDone = this.c.tracker.state(session, id) === 'done';
     observeItem(this.c, {
       sessionId: session,
       group: session,
@@ -200,6 +208,9 @@ export class RolloutForm {
       ctx: this.ctx(),
       refineOnly,
     });
-    if (phase === 'completed') this.calls.delete(id);
+    if (phase === 'completed' && !wasDone) {
+      this.calls.delete(id);
+      this.endedByRecord.add(id);
+    }
   }
 }

@@ -1,0 +1,197 @@
+// App-server v2 JSON-RPC hand cases: items, deltas, approvals, turns, threads.
+import { describe, expect, it } from 'vitest';
+import { eventTypes, part, run } from './run.js';
+
+const T = 1_700_000_000_000;
+const started = (item: object, t = T, threadId = 'thr') => ({ method: 'item/started', params: { item, threadId, turnId: 'turn_1', startedAtMs: t } });
+const completed = (item: object, t = T, threadId = 'thr') => ({ method: 'item/completed', params: { item, threadId, turnId: 'turn_1', completedAtMs: t } });
+const turnDone = (status: string, threadId = 'thr', error: object | null = null) => ({ method: 'turn/completed', params: { threadId, turn: { id: 'turn_1', items: [], status, error } } });
+const cmd = (over: object = {}) => ({ type: 'commandExecution', id: 'call_1', command: "/bin/bash -lc 'cat /w/src/a.ts'", cwd: '/w', processId: null, source: 'agent', status: 'inProgress', commandActions: [{ type: 'read', command: 'cat /w/src/a.ts', name: 'a.ts', path: '/w/src/a.ts' }], aggregatedOutput: null, exitCode: null, durationMs: null, ...over });
+
+describe('codex app-server', () => {
+  it('items: startedAtMs/completedAtMs give the times, durationMs the elapsed time, commandActions the title', () => {
+    const r = run([
+      { method: 'thread/started', params: { thread: { id: 'thr', cwd: '/w' } } },
+      started(cmd(), T + 10),
+      completed(cmd({ status: 'completed', aggregatedOutput: 'x', exitCode: 0, durationMs: 7, processId: '9' }), T + 50),
+    ]);
+    expect(part(r, 'call_1')).toMatchObject({
+      name: 'commandExecution', kind: 'bash', title: 'Reading src/a.ts', state: 'complete', output: { text: 'x' },
+      input: { command: "/bin/bash -lc 'cat /w/src/a.ts'", cwd: '/w' },
+      timing: { startedAt: T + 10, completedAt: T + 50, elapsedMs: 7 },
+      metadata: { provider: 'codex', rawType: 'commandExecution', cwd: '/w', exitCode: 0, processId: '9', source: 'agent' },
+    });
+  });
+
+  it('output deltas are progress; a failed command without exit code keeps its output as the message', () => {
+    const r = run([
+      started(cmd()),
+      { method: 'item/commandExecution/outputDelta', params: { threadId: 'thr', turnId: 'turn_1', itemId: 'call_1', delta: 'partial ' } },
+      { method: 'item/commandExecution/outputDelta', params: { threadId: 'thr', turnId: 'turn_1', itemId: 'call_1', delta: 'out' } },
+      completed(cmd({ status: 'failed', aggregatedOutput: 'spawn failed: ENOENT' })),
+    ]);
+    expect(eventTypes(r, 'call_1')).toEqual(['tool.started', 'tool.progress', 'tool.progress', 'tool.failed']);
+    expect(r.events.filter((e) => e.type === 'tool.progress').map((e) => (e as { outputDelta?: string }).outputDelta)).toEqual(['partial ', 'out']);
+    expect(part(r, 'call_1')).toMatchObject({ state: 'error', error: { code: 'tool_error', message: 'spawn failed: ENOENT' } });
+  });
+
+  it('declined approval: request, client decline, resolved → metadata.approval and a denied error', () => {
+    const r = run([
+      started(cmd()),
+      { id: 7, method: 'item/commandExecution/requestApproval', params: { threadId: 'thr', turnId: 'turn_1', itemId: 'call_1', reason: 'reads a file', availableDecisions: ['accept', 'decline'] } },
+      { id: 7, result: { decision: 'decline' } },
+      { method: 'serverRequest/resolved', params: { threadId: 'thr', requestId: 7 } },
+      completed(cmd({ status: 'declined' })),
+    ]);
+    expect(part(r, 'call_1')).toMatchObject({
+      state: 'error',
+      error: { code: 'denied', message: 'Reading src/a.ts: declined by the user' },
+      metadata: { approval: { requestId: 7, method: 'item/commandExecution/requestApproval', status: 'declined', decision: 'decline', reason: 'reads a file', availableDecisions: ['accept', 'decline'], resolved: true } },
+    });
+    expect(eventTypes(r, 'call_1')).toEqual(['tool.started', 'tool.updated', 'tool.updated', 'tool.updated', 'tool.failed']);
+  });
+
+  it('an approval asked before the item starts starts the part; a declined one that never completes is denied at turn end', () => {
+    const r = run([
+      { id: 'a1', method: 'item/commandExecution/requestApproval', params: { threadId: 'thr', turnId: 'turn_1', itemId: 'call_2', command: 'rm -rf /', cwd: '/w' } },
+      { dir: 'out', msg: { id: 'a1', result: { decision: 'cancel' } } },
+      turnDone('interrupted'),
+    ]);
+    expect(part(r, 'call_2')).toMatchObject({ kind: 'bash', title: 'rm -rf /', state: 'error', error: { code: 'denied', message: 'rm -rf /: cancelled by the user' }, metadata: { approval: { status: 'cancelled', decision: 'cancel' } } });
+  });
+
+  it('without a recorded direction, a response answers a request only when it fits it', () => {
+    const r = run([
+      started(cmd()),
+      { id: 1, method: 'item/commandExecution/requestApproval', params: { threadId: 'thr', itemId: 'call_1' } },
+      { id: 1, result: { thread: { id: 'other', cwd: '/x' } } },
+      { id: 1, result: { decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['cat'] } } } },
+      completed(cmd({ status: 'completed', exitCode: 0, aggregatedOutput: '' })),
+    ]);
+    expect(part(r, 'call_1')).toMatchObject({ state: 'complete', metadata: { approval: { status: 'approved', decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['cat'] } } } } });
+  });
+
+  it('file change: patchUpdated refines, paths relative to the thread cwd, diff is the output', () => {
+    const fc = (status: string, changes: object[]) => ({ type: 'fileChange', id: 'fc', changes, status });
+    const r = run([
+      { id: 1, result: { thread: { id: 'thr', cwd: '/w' } } },
+      started(fc('inProgress', [{ path: '/w/a.ts', kind: { type: 'update', move_path: null }, diff: '@@ -1 +1 @@\n-a\n+b\n' }])),
+      { method: 'item/fileChange/patchUpdated', params: { threadId: 'thr', turnId: 'turn_1', itemId: 'fc', changes: [{ path: '/w/a.ts', kind: { type: 'update', move_path: null }, diff: '@@' }, { path: '/w/n.ts', kind: { type: 'add' }, diff: 'new\n' }] } },
+      completed(fc('completed', [{ path: '/w/a.ts', kind: { type: 'update', move_path: null }, diff: '@@ -1 +1 @@\n-a\n+b\n' }, { path: '/w/n.ts', kind: { type: 'add' }, diff: 'new\n' }])),
+    ]);
+    const events = r.events.filter((e) => e.partId === 'fc');
+    expect(events.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.completed']);
+    expect(events[0]).toMatchObject({ title: 'Editing a.ts', kind: 'file_edit' });
+    expect(events[1]).toMatchObject({ title: 'Editing a.ts, n.ts' });
+    expect(part(r, 'fc')).toMatchObject({ state: 'complete' });
+    expect((part(r, 'fc') as { output?: unknown }).output).toEqual({ text: '*** Update File: a.ts\n@@ -1 +1 @@\n-a\n+b\n*** Add File: n.ts\nnew\n', structured: { changes: [{ path: '/w/a.ts', kind: 'update' }, { path: '/w/n.ts', kind: 'add' }] } });
+    expect(part(r, 'fc').input).toEqual({ changes: [{ path: '/w/a.ts', kind: 'update' }, { path: '/w/n.ts', kind: 'add' }] });
+  });
+
+  it('interrupted and failed turns end what is still open; the turn plan completes with the turn', () => {
+    const r = run([
+      { method: 'turn/plan/updated', params: { threadId: 'thr', turnId: 'turn_1', explanation: null, plan: [{ step: 'a', status: 'inProgress' }, { step: 'b', status: 'pending' }] } },
+      { method: 'turn/plan/updated', params: { threadId: 'thr', turnId: 'turn_1', explanation: null, plan: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'inProgress' }] } },
+      started(cmd()),
+      started({ type: 'webSearch', id: 'ws', query: '', action: null, results: null }),
+      turnDone('interrupted'),
+      started(cmd({ id: 'call_3' }), T, 'thr2'),
+      turnDone('failed', 'thr2', { message: 'context window exceeded', codexErrorInfo: 'contextWindowExceeded' }),
+    ]);
+    expect(part(r, 'turn_1/plan')).toMatchObject({ name: 'update_plan', kind: 'todo', title: 'Updating plan (1/2 done)', state: 'complete', output: { text: '[x] a\n[~] b' } });
+    expect(part(r, 'call_1')).toMatchObject({ state: 'error', error: { code: 'interrupted', message: 'Reading src/a.ts: the turn was interrupted' } });
+    expect(part(r, 'ws')).toMatchObject({ state: 'error', title: 'Searching the web', error: { code: 'interrupted' } });
+    expect(part(r, 'call_3')).toMatchObject({ state: 'error', error: { code: 'interrupted', message: 'Reading src/a.ts: stopped because the turn failed (context window exceeded)' } });
+  });
+
+  it('a full item list at turn end closes open items with their final state', () => {
+    const r = run([
+      started(cmd()),
+      { method: 'turn/completed', params: { threadId: 'thr', turn: { id: 'turn_1', itemsView: 'full', status: 'completed', items: [cmd({ status: 'completed', exitCode: 0, aggregatedOutput: 'ok' })] } } },
+    ]);
+    expect(part(r, 'call_1')).toMatchObject({ state: 'complete', output: { text: 'ok' } });
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it('MCP: seed browser titles via the shared registry, kind browser, progress, failure', () => {
+    const mcp = (id: string, tool: string, over: object = {}) => ({ type: 'mcpToolCall', id, server: 'amalgm', tool, status: 'inProgress', arguments: {}, result: null, error: null, durationMs: null, ...over });
+    const r = run([
+      started(mcp('s', 'browser_snapshot')),
+      { method: 'item/mcpToolCall/progress', params: { threadId: 'thr', turnId: 'turn_1', itemId: 's', message: 'reading' } },
+      completed(mcp('s', 'browser_snapshot', { status: 'completed', result: { content: [{ type: 'text', text: 'tree' }], structuredContent: null, _meta: null }, durationMs: 3 })),
+      completed(mcp('n', 'browser_navigate', { status: 'completed', arguments: { url: 'https://apnews.com' }, result: { content: [], structuredContent: { ok: true } } })),
+      completed({ type: 'mcpToolCall', id: 'f', server: 'db', tool: 'query', status: 'failed', arguments: { sql: 'x' }, result: null, error: { message: 'syntax error' } }),
+      completed({ type: 'mcpToolCall', id: 'e', server: 'db', tool: 'query', status: 'completed', arguments: {}, result: { content: [{ type: 'text', text: 'denied by server' }], isError: true } }),
+    ]);
+    expect(part(r, 's')).toMatchObject({ title: 'Reading browser page', kind: 'browser', name: 'browser_snapshot', output: { text: 'tree' }, timing: { elapsedMs: 3 }, metadata: { mcp: { server: 'amalgm', tool: 'browser_snapshot' } } });
+    expect(eventTypes(r, 's')).toEqual(['tool.started', 'tool.progress', 'tool.completed']);
+    expect(part(r, 'n')).toMatchObject({ title: 'Opening browser page', kind: 'browser', input: { url: 'https://apnews.com' }, output: { structured: { ok: true } } });
+    expect(part(r, 'f')).toMatchObject({ kind: 'mcp', state: 'error', error: { code: 'tool_error', message: 'syntax error' } });
+    expect(part(r, 'e')).toMatchObject({ state: 'error', error: { message: 'denied by server' } });
+  });
+
+  it('web search: the in-flight title is refined on completion; results are the output; action in metadata', () => {
+    const r = run([
+      started({ type: 'webSearch', id: 'ws', query: '', action: null, results: null }),
+      completed({ type: 'webSearch', id: 'ws', query: 'Reuters top news', action: { type: 'search', query: 'Reuters top news', queries: null }, results: [{ type: 'text_result', title: 'Reuters', url: 'https://reuters.com', snippet: 's' }] }),
+    ]);
+    const events = r.events.filter((e) => e.partId === 'ws');
+    expect(events.map((e) => [e.type, (e as { title?: string }).title])).toEqual([['tool.started', 'Searching the web'], ['tool.updated', 'Searching Reuters top news'], ['tool.completed', undefined]]);
+    expect(part(r, 'ws')).toMatchObject({ metadata: { action: { type: 'search', query: 'Reuters top news' } }, output: { text: 'Reuters\nhttps://reuters.com\ns' } });
+  });
+
+  it('dynamic tools keep their name; imageView is file_read; plan items are todo; sleep waits', () => {
+    const r = run([
+      { method: 'thread/started', params: { thread: { id: 'thr', cwd: '/w' } } },
+      completed({ type: 'dynamicToolCall', id: 'd', namespace: null, tool: 'lookup_ticket', arguments: { id: 42 }, status: 'completed', contentItems: [{ type: 'inputText', text: 'open' }], success: true, durationMs: 5 }),
+      completed({ type: 'dynamicToolCall', id: 'd2', namespace: 'crm', tool: 'lookup_ticket', arguments: {}, status: 'failed', contentItems: [{ type: 'inputText', text: 'no such ticket' }], success: false }),
+      completed({ type: 'imageView', id: 'iv', path: '/w/shot.png' }),
+      completed({ type: 'plan', id: 'pl', text: '1. do it' }),
+      completed({ type: 'sleep', id: 'zz', durationMs: 1500 }),
+    ]);
+    expect(part(r, 'd')).toMatchObject({ name: 'lookup_ticket', kind: 'mcp', title: 'Lookup ticket (client tool)', input: { id: 42 }, output: { text: 'open' } });
+    expect(part(r, 'd2')).toMatchObject({ title: 'Lookup ticket (crm)', state: 'error', error: { message: 'no such ticket' }, metadata: { namespace: 'crm' } });
+    expect(part(r, 'iv')).toMatchObject({ kind: 'file_read', title: 'Viewing shot.png', input: { path: '/w/shot.png' } });
+    expect(part(r, 'pl')).toMatchObject({ kind: 'todo', output: { text: '1. do it' } });
+    expect(part(r, 'zz')).toMatchObject({ kind: 'bash', title: 'Waiting 1.5s' });
+  });
+
+  it('requestUserInput is a question answered by the client', () => {
+    const r = run([
+      { id: 3, method: 'item/tool/requestUserInput', params: { threadId: 'thr', turnId: 'turn_1', itemId: 'q1', questions: [{ id: 'a', header: 'Env', question: 'Deploy to prod?' }] } },
+      { id: 3, result: { answers: { a: { answers: ['yes'] } } } },
+    ]);
+    expect(part(r, 'q1')).toMatchObject({ kind: 'question', title: 'Asking: Deploy to prod?', state: 'complete', output: { structured: { answers: { a: { answers: ['yes'] } } } } });
+  });
+
+  it('sub-agent threads: own session, linked to the spawning call, also when the link comes late', () => {
+    const spawn = (receivers: string[], status: string) => ({ type: 'collabAgentToolCall', id: 'spawn', tool: 'spawnAgent', status, senderThreadId: 'p', receiverThreadIds: receivers, prompt: 'count TODOs', agentsStates: {} });
+    const r = run([
+      { id: 1, result: { thread: { id: 'p', cwd: '/w' } } },
+      started(spawn([], 'inProgress'), T, 'p'),
+      started(cmd({ id: 'child_1' }), T, 'c'),
+      completed(spawn(['c'], 'completed'), T, 'p'),
+      started(cmd({ id: 'child_2' }), T, 'c'),
+      completed({ type: 'subAgentActivity', id: 'act', kind: 'started', agentThreadId: 'c2', agentPath: '/root/x' }, T, 'p'),
+      started(cmd({ id: 'grandchild' }), T, 'c2'),
+    ]);
+    expect([...r.sessions.keys()]).toEqual(['p', 'c', 'c2']);
+    expect(part(r, 'spawn').metadata).toMatchObject({ childSessionId: 'c' });
+    expect(r.sessions.get('c')!.map((p) => [p.id, p.metadata?.parentId, p.metadata?.parentThreadId])).toEqual([['child_1', 'spawn', 'p'], ['child_2', 'spawn', 'p']]);
+    expect(part(r, 'grandchild').metadata).toMatchObject({ parentId: 'act', parentThreadId: 'p' });
+    // The late link is a metadata-only update of the part already shown.
+    expect(r.events.filter((e) => e.partId === 'child_1').map((e) => e.type)).toEqual(['tool.started', 'tool.updated']);
+  });
+
+  it('deltas for unknown items and unknown item/* methods are reported, not applied', () => {
+    const r = run([
+      { method: 'item/commandExecution/outputDelta', params: { threadId: 'thr', turnId: 't', itemId: 'ghost', delta: 'x' } },
+      { method: 'item/newThing/delta', params: { threadId: 'thr', itemId: 'x' } },
+      { method: 'item/agentMessage/delta', params: { threadId: 'thr', itemId: 'm', delta: 'hi' } },
+      { method: 'item/started', params: { threadId: 'thr' } },
+      { jsonrpc: '2.0' },
+    ]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['orphan_event', 'unknown_event', 'malformed_event', 'malformed_line']);
+    expect(r.parts).toEqual([]);
+  });
+});

@@ -25,6 +25,11 @@ export function tempDir(): string {
   return dir;
 }
 
+export function removeTempDir(): void {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+}
+
 export async function backends(): Promise<Backend[]> {
   const pgOk = await postgresAvailable();
   return [
@@ -35,10 +40,7 @@ export async function backends(): Promise<Backend[]> {
       durable: true,
       freshUrl: () => `sqlite:${join(tempDir(), `store-${n++}.db`)}`,
       open: (u) => openStore(u),
-      cleanup: async () => {
-        if (dir) rmSync(dir, { recursive: true, force: true });
-        dir = undefined;
-      },
+      cleanup: async () => removeTempDir(),
     },
     { name: 'postgres', available: pgOk, durable: true, freshUrl: freshPostgresUrl, open: (u) => openStore(u), cleanup: dropTestSchemas },
   ];

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
+export const CLI_MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 export class Child {
   readonly proc: ChildProcess;
@@ -12,8 +13,9 @@ export class Child {
   private waiters: { test: (l: string) => boolean; resolve: (l: string) => void; reject: (e: Error) => void }[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(args: string[]) {
-    this.proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** Runs `entry` (default: test/store/child.ts) under tsx with `args`. */
+  constructor(args: string[], entry = CHILD) {
+    this.proc = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     createInterface({ input: this.proc.stdout! }).on('line', (l) => {
       this.lines.push(l);
       for (const w of [...this.waiters]) if (w.test(l)) { this.waiters.splice(this.waiters.indexOf(w), 1); w.resolve(l); }

@@ -106,7 +106,9 @@ function linesOfParts(parts: readonly (Buffer | string)[]): number {
 
 function withTemplate(w: Window, req: CutRequest, template: string, valuesFor: (s: CutShape) => MarkerValues): Cut | undefined {
   const upper = template ? renderMarker(template, req.upper) : '';
-  const markerRoom = template ? Buffer.byteLength((req.ansiReset ? SGR_RESET : '') + upper, 'utf8') + 2 : 0;
+  // Room for the newlines that put the marker on its own line: one per side that can be kept.
+  const separators = (req.headRatio > 0 ? 1 : 0) + (req.headRatio < 1 ? 1 : 0);
+  const markerRoom = template ? Buffer.byteLength((req.ansiReset ? SGR_RESET : '') + upper, 'utf8') + separators : 0;
   const markerLines = template ? countNewlines(Buffer.from(upper, 'utf8')) + 1 : 0;
   if (markerRoom > req.bytes || (req.lines !== undefined && markerLines > req.lines)) return undefined;
   const room = Math.max(0, Math.min(req.bytes - markerRoom, w.total - 1));

@@ -27,6 +27,13 @@ function executor(tools: Tool[], options: Partial<ToolExecutorOptions> = {}) {
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
+/** The whole stored stream of an executor's session: it must be exactly what the call reported. */
+async function stored(ex: ToolExecutor): Promise<ToolEvent[]> {
+  const out: ToolEvent[] = [];
+  for await (const e of ex.store.read(ex.sessionId)) out.push(e);
+  return out;
+}
+
 describe('lifecycle', () => {
   it('a completed call: started → assessed → running → completed, stored before execute returns', async () => {
     const store = new MemoryEventStore();
@@ -91,6 +98,8 @@ describe('failures leave a failed part with the right code and a complete histor
     expect(checkResult(r)).toEqual(['tool.started', 'tool.policy.assessed', 'tool.progress', 'tool.failed']);
     expect(r.part).toMatchObject({ state: 'error', error: { code: 'tool_error', message: 'boom', details: { thrown: 'TypeError' } } });
     expect(r.status).toBe('failed');
+    expect(await stored(ex)).toEqual(r.events);
+    expect(await ex.repository().part(ex.sessionId, r.part.id)).toEqual(r.part);
   });
 
   it('a tool that throws synchronously (not even a promise) → tool_error', async () => {
@@ -106,6 +115,8 @@ describe('failures leave a failed part with the right code and a complete histor
     expect(checkResult(r)).toEqual(['tool.started', 'tool.policy.assessed', 'tool.progress', 'tool.failed']);
     expect(r.part).toMatchObject({ state: 'error', error: { code: 'timeout', message: 'timed out after 30 ms', details: { limitMs: 30 } } });
     expect(sawAbort).toBe(true);
+    expect(await stored(ex)).toEqual(r.events);
+    expect(await ex.repository().part(ex.sessionId, r.part.id)).toEqual(r.part);
   });
 
   it("a tool that ignores its signal is recorded anyway after the grace period, and says so", async () => {
@@ -127,6 +138,9 @@ describe('failures leave a failed part with the right code and a complete histor
     expect(checkResult(r)).toEqual(['tool.started', 'tool.policy.assessed', 'tool.progress', 'tool.progress', 'tool.failed']);
     expect(r.events[3]).toMatchObject({ type: 'tool.progress', outputDelta: 'partial output' });
     expect(r.part).toMatchObject({ state: 'error', error: { code: 'cancelled', message: 'cancelled: user pressed stop', details: { reason: 'user pressed stop' } } });
+    expect(await stored(ex)).toEqual(r.events);
+    expect(await ex.repository().part(ex.sessionId, r.part.id)).toEqual(r.part);
+    expect(r.invocation).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
   });
 
   it('a call aborted before it starts never runs', async () => {

@@ -367,3 +367,21 @@ describe('compressor hook', () => {
     expect(r.diagnostics).toMatchObject([{ severity: 'warning', code: 'compressor_error', message: /compressor bug/ }]);
   });
 });
+
+describe('with the real DeclarativeCompressor', () => {
+  it('a long bash output gets a derived summary; the part keeps the full output', async () => {
+    const { DeclarativeCompressor } = await import('../../src/compress/index.js');
+    const compressor = new DeclarativeCompressor([{
+      id: 'executor-bash', match: { providers: ['executor'], kinds: ['bash'] }, budget: { maxBytes: 400 }, strategy: [{ type: 'head_tail' }],
+    }]);
+    const ex = executor(builtinTools(), { compressor, policy: { maxTier: 'execute' } });
+    const r = await ex.execute({ tool: 'bash', input: { command: 'seq 1 2000' } });
+    expect(checkResult(r).slice(-2)).toEqual(['tool.completed', 'tool.output.compressed']);
+    const full = (r.part as { output: { text: string } }).output.text;
+    expect(full.split('\n')).toHaveLength(2001);
+    const compressed = await ex.repository().part(ex.sessionId, r.part.id, { output: 'compressed' });
+    const text = JSON.stringify((compressed as { output: unknown }).output);
+    expect(Buffer.byteLength(text)).toBeLessThan(full.length);
+    expect(r.part.metadata?.compression?.original).toMatchObject({ partId: r.part.id, seq: r.events.find((e) => e.type === 'tool.completed')!.seq, sha256: sha(full) });
+  });
+});

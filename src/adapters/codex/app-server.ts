@@ -68,7 +68,7 @@ export class AppServerForm {
   line(msg: Obj, dir: Direction | undefined, pos: InputPosition): void {
     const method = text(msg.method);
     const hasId = msg.id !== undefined && msg.id !== null;
-    const at = num(msg.emittedAtMs) ?? this.c.now();
+    const at = this.timeOf(msg);
     if (method && hasId) {
       if (SERVER_REQUESTS.has(method) || dir === 'in') this.serverRequest(method, msg, at, pos);
       else this.clientRequest(method, obj(msg.params) ?? {});
@@ -76,6 +76,24 @@ export class AppServerForm {
     }
     if (method) return this.notification(method, obj(msg.params) ?? {}, at, pos);
     this.response(msg, dir, at, pos);
+  }
+
+  /** Latest provider time seen (emittedAtMs, startedAtMs, completedAtMs). */
+  private lastAt: number | undefined;
+
+  /**
+   * The time of a message: its own `emittedAtMs` (0.163+), else the latest provider time seen in the
+   * recording (item `startedAtMs`/`completedAtMs`, turn `startedAt`/`completedAt` in seconds)
+   * — an undated notification happened at or after it — else the injected clock. Mixing
+   * provider times with clock zeros would make nonsense durations.
+   */
+  private timeOf(msg: Obj): number {
+    const p = obj(msg.params);
+    const turn = obj(p?.turn);
+    const turnSeconds = num(turn?.completedAt) ?? num(turn?.startedAt);
+    const own = num(msg.emittedAtMs) ?? num(p?.completedAtMs) ?? num(p?.startedAtMs) ?? (turnSeconds !== undefined ? turnSeconds * 1000 : undefined);
+    if (own !== undefined) this.lastAt = Math.max(this.lastAt ?? own, own);
+    return num(msg.emittedAtMs) ?? this.lastAt ?? this.c.now();
   }
 
   // ---- threads and sessions ----
@@ -239,7 +257,9 @@ export class AppServerForm {
 
   private turnCompleted(sessionId: string, turn: Obj, at: number, pos: InputPosition): void {
     const status = camel(text(turn.status) ?? 'completed');
-    const when = num(get(turn, 'completedAtMs')) ?? at;
+    // `turn.completedAt` is in seconds: only used when it is later than what the recording showed.
+    const seconds = num(turn.completedAt);
+    const when = seconds !== undefined && seconds * 1000 > at ? seconds * 1000 : at;
     // A full item list is authoritative: it closes what is still open, with the items' final state.
     for (const raw of arr(turn.items) ?? []) {
       const item = obj(raw);

@@ -132,6 +132,25 @@ describe('errors', () => {
   });
 });
 
+describe('retracted frames', () => {
+  it('cancels the open calls of a frame that a later message supersedes or a refusal retracts', () => {
+    const r = run([
+      init(),
+      useMsg('t1', 'Bash', { command: 'rm -rf build' }, { uuid: 'frame-1' }),
+      useMsg('t2', 'Read', { file_path: '/repo/a' }, { uuid: 'frame-2' }),
+      resultMsg('t2', 'x'),
+      { ...useMsg('t3', 'Bash', { command: 'ls' }), supersedes: ['frame-1', 'frame-2'] },
+      useMsg('t4', 'Glob', { pattern: '*' }, { uuid: 'frame-4' }),
+      { type: 'system', subtype: 'model_refusal_fallback', original_model: 'a', fallback_model: 'b', retracted_message_uuids: ['frame-4'], session_id: SID },
+    ]);
+    expect(byId(r.parts, 't1')).toMatchObject({ state: 'error', error: { code: 'cancelled' } });
+    expect(byId(r.parts, 't2').state).toBe('complete');
+    expect(byId(r.parts, 't3').state).toBe('started');
+    expect(byId(r.parts, 't4')).toMatchObject({ state: 'error', error: { code: 'cancelled', message: expect.stringContaining('refusal') } });
+    expect(r.diagnostics).toEqual([]);
+  });
+});
+
 describe('partial messages', () => {
   const ev = (event: unknown, extra: Record<string, unknown> = {}) => ({ type: 'stream_event', event, parent_tool_use_id: null, session_id: SID, uuid: `se-${JSON.stringify(event).length}-${Math.random()}`, api_message_id: 'msg_1', ...extra });
 

@@ -74,12 +74,26 @@ const QUIET_TYPES = new Set([
 ]);
 
 const TOOL_USE_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+const NON_BLANK = /\S/;
+
+/** tool_result blocks, and server-tool result blocks (`web_search_tool_result`…). */
+function resultBlocks(content: unknown[]): Obj[] {
+  const out: Obj[] = [];
+  for (const raw of content) {
+    const b = obj(raw);
+    if (!b || typeof b.type !== 'string') continue;
+    if (b.type === 'tool_result' || (b.type.endsWith('_tool_result') && typeof b.tool_use_id === 'string')) out.push(b);
+  }
+  return out;
+}
 
 export class ClaudeReader implements Adapter {
   private readonly out: EventEmitterFor;
   private readonly sessions = new Map<string, SessionInfo>();
   private readonly calls = new BoundedMap<string, Call>(200_000);
   private readonly seen = new BoundedSet<string>(50_000);
+  /** Assistant frame uuid → tool calls it made, for frames a later message retracts. */
+  private readonly framesCalls = new BoundedMap<string, string[]>(20_000);
   private readonly blocks = new Map<string, PartialBlock>();
   /** Latest `message_start` id per session and parent, for stream events without `api_message_id`. */
   private readonly messageIds = new Map<string, string>();
@@ -95,6 +109,9 @@ export class ClaudeReader implements Adapter {
   private fileIsMeta = false;
   private currentSession?: string;
   private lastAt?: number;
+  /** The line being read and its parsed timestamp (parsed once per line). */
+  private curLine?: Obj;
+  private curAt?: number;
 
   constructor(sink: AdapterSink, private readonly options: AdapterOptions) {
     this.out = new EventEmitterFor(sink, 'claude');
@@ -116,7 +133,7 @@ export class ClaudeReader implements Adapter {
   }
 
   line(text: string, pos: InputPosition): void {
-    if (!text.trim()) return;
+    if (!NON_BLANK.test(text)) return;
     const parsed = parseJsonLine(text, pos, this.out);
     if (parsed === undefined) return;
     const line = obj(parsed);
@@ -131,6 +148,8 @@ export class ClaudeReader implements Adapter {
       return;
     }
     const at = toEpochMs(line.timestamp);
+    this.curLine = line;
+    this.curAt = at;
     if (at !== undefined) this.lastAt = at;
     switch (type) {
       case 'assistant':
@@ -156,8 +175,8 @@ export class ClaudeReader implements Adapter {
   }
 
   end(): void {
-    for (const [agentId, children] of this.agents.unlinked()) {
-      this.out.diagnostic('unlinked_subagent', `${children.length} tool call(s) of subagent ${agentId} could not be linked to the Task call that spawned it; pass the session transcript or agent-${agentId}.meta.json with the subagent file`, undefined, { partId: children[0] });
+    for (const [agentId, { ids, dropped }] of this.agents.unlinked()) {
+      this.out.diagnostic('unlinked_subagent', `${ids.length + dropped} tool call(s) of subagent ${agentId} could not be linked to the Task call that spawned it; pass the session transcript or agent-${agentId}.meta.json with the subagent file`, undefined, { partId: ids[0] });
     }
   }
 
@@ -186,7 +205,7 @@ export class ClaudeReader implements Adapter {
 
   /** Event time: the line's timestamp, else the last one seen (stream-json system lines have none), else the clock. */
   private timeOf(line: Obj | undefined): number {
-    const at = toEpochMs(line?.timestamp);
+    const at = line === this.curLine ? this.curAt : toEpochMs(line?.timestamp);
     if (at !== undefined) return at;
     return this.lastAt ?? this.options.clock?.() ?? 0;
   }
@@ -254,10 +273,12 @@ export class ClaudeReader implements Adapter {
 
   private onAssistant(line: Obj, frame: Frame, uuid = s(line.uuid)): void {
     if (uuid && !this.seen.add(uuid)) return;
+    if (Array.isArray(line.supersedes)) this.retract(line.supersedes, frame.at, frame.pos, 'superseded by a later assistant message');
     const content = obj(line.message)?.content;
     if (!Array.isArray(content)) return;
-    const metaTools = new Map<string, string>();
+    let metaTools: Map<string, string> | undefined;
     if (Array.isArray(line.tool_use_meta)) {
+      metaTools = new Map();
       for (const m of line.tool_use_meta) if (s(obj(m)?.id) && s(obj(m)?.tool_name)) metaTools.set(String(obj(m)!.id), String(obj(m)!.tool_name));
     }
     for (const raw of content) {
@@ -268,7 +289,25 @@ export class ClaudeReader implements Adapter {
         this.out.diagnostic('invalid_tool_use', `line ${frame.pos.line}: a ${String(block.type)} block without an id was skipped`, frame.pos);
         continue;
       }
-      this.startCall(id, s(block.name) ?? 'unknown', block.input ?? {}, String(block.type), frame, { final: true, metaTool: metaTools.get(id) });
+      this.startCall(id, s(block.name) ?? 'unknown', block.input ?? {}, String(block.type), frame, { final: true, metaTool: metaTools?.get(id) });
+      if (uuid) {
+        const ids = this.framesCalls.get(uuid);
+        if (ids) ids.push(id);
+        else this.framesCalls.set(uuid, [id]);
+      }
+    }
+  }
+
+  /** Assistant frames withdrawn by the harness (`supersedes`, refusal fallbacks): their open calls never run. */
+  private retract(uuids: unknown[], at: number, pos: InputPosition, why: string): void {
+    for (const u of uuids) {
+      for (const id of (typeof u === 'string' && this.framesCalls.get(u)) || []) {
+        const call = this.calls.get(id);
+        if (!call || call.terminal) continue;
+        call.terminal = true;
+        call.input = undefined;
+        this.out.emit('tool.failed', this.env(call, at, pos), { error: { message: `The call was withdrawn before it ran: its message was ${why}`, code: 'cancelled' } });
+      }
     }
   }
 
@@ -365,20 +404,23 @@ export class ClaudeReader implements Adapter {
     if (uuid && !this.seen.add(uuid)) return;
     const content = obj(line.message)?.content;
     if (!Array.isArray(content)) return;
-    const results = content.map(obj).filter((b): b is Obj => !!b && typeof b.type === 'string' && (b.type === 'tool_result' || (String(b.type).endsWith('_tool_result') && typeof b.tool_use_id === 'string')));
+    const results = resultBlocks(content);
     if (results.length === 0) return;
     // The structured result and permission fields sit on the line; they belong to its one result.
     const single = results.length === 1;
     const structured = single ? (line.tool_use_result !== undefined ? line.tool_use_result : line.toolUseResult) : undefined;
-    const metaById = new Map<string, Obj>();
-    if (Array.isArray(line.tool_result_meta)) for (const m of line.tool_result_meta) if (s(obj(m)?.id)) metaById.set(String(obj(m)!.id), obj(m)!);
+    let metaById: Map<string, Obj> | undefined;
+    if (Array.isArray(line.tool_result_meta)) {
+      metaById = new Map();
+      for (const m of line.tool_result_meta) if (s(obj(m)?.id)) metaById.set(String(obj(m)!.id), obj(m)!);
+    }
     for (const block of results) {
       const id = s(block.tool_use_id);
       if (!id) {
         this.out.diagnostic('orphan_result', `line ${frame.pos.line}: a tool_result without tool_use_id was skipped`, frame.pos);
         continue;
       }
-      const meta = metaById.get(id);
+      const meta = metaById?.get(id);
       const approval = approvalOf(meta?.permission_decision, single ? line.permissionDecision : undefined);
       const denied = meta?.non_execution_kind === 'user-rejected' || (single && typeof line.toolDenialKind === 'string') || approval?.decision === 'reject' || approval?.decision === 'deny';
       this.finishCall(id, block, structured, { approval, denied }, frame);
@@ -441,6 +483,9 @@ export class ClaudeReader implements Adapter {
     }
     if (TASK_SUBTYPES.has(subtype)) return this.onTask(subtype, line, pos);
     if (subtype === 'permission_denied') return this.onPermissionDenied(line, pos);
+    if ((subtype === 'model_refusal_fallback' || subtype === 'model_refusal_no_fallback') && Array.isArray(line.retracted_message_uuids)) {
+      return this.retract(line.retracted_message_uuids, this.timeOf(line), pos, 'retracted after a model refusal');
+    }
     if (typeof line.tool_use_id === 'string' && subtype !== 'informational') {
       this.out.diagnostic('unknown_event', `line ${pos.line}: system/${subtype} names tool call ${line.tool_use_id} but is not known to this adapter; it was skipped`, pos, { partId: line.tool_use_id });
     }

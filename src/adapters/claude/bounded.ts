@@ -1,16 +1,44 @@
-// Insertion-ordered map/set that forget their oldest entries past a limit, so the adapter's
-// correlation state stays bounded on inputs of any size.
-export class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly limit: number) {
-    super();
+// Generational map/set that forget old entries, so the adapter's correlation state stays bounded
+// on inputs of any size. Entries live in a young generation; when it is full it becomes the old
+// one and the previous old one is dropped, so between `limit` and 2×`limit` recent entries are
+// kept, with O(1) work per operation.
+export class BoundedMap<K, V> {
+  private young = new Map<K, V>();
+  private old = new Map<K, V>();
+  constructor(private readonly limit: number) {}
+
+  get(key: K): V | undefined {
+    const v = this.young.get(key);
+    return v !== undefined || this.young.has(key) ? v : this.old.get(key);
   }
 
-  override set(key: K, value: V): this {
-    if (!this.has(key) && this.size >= this.limit) {
-      const oldest = this.keys().next();
-      if (!oldest.done) this.delete(oldest.value);
+  has(key: K): boolean {
+    return this.young.has(key) || this.old.has(key);
+  }
+
+  set(key: K, value: V): this {
+    if (this.old.has(key)) this.old.delete(key);
+    this.young.set(key, value);
+    if (this.young.size >= this.limit) {
+      this.old = this.young;
+      this.young = new Map();
     }
-    return super.set(key, value);
+    return this;
+  }
+
+  delete(key: K): boolean {
+    const a = this.young.delete(key);
+    const b = this.old.delete(key);
+    return a || b;
+  }
+
+  get size(): number {
+    return this.young.size + this.old.size;
+  }
+
+  *entries(): IterableIterator<[K, V]> {
+    yield* this.old.entries();
+    yield* this.young.entries();
   }
 }
 

@@ -29,8 +29,21 @@ export function failureMessage(text: string): string {
 
 /** Harness notes for the model (`<system-reminder>…</system-reminder>`), not tool output. */
 export function stripReminders(text: string): string {
-  if (!text.includes('<system-reminder>')) return text;
-  return text.replace(/\s*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, '\n').replace(/\n+$/, '');
+  const OPEN = '<system-reminder>';
+  const CLOSE = '</system-reminder>';
+  let start = text.indexOf(OPEN);
+  if (start < 0) return text;
+  let out = '';
+  let from = 0;
+  while (start >= 0) {
+    const end = text.indexOf(CLOSE, start + OPEN.length);
+    if (end < 0) break;
+    out += `${text.slice(from, start).trimEnd()}\n`;
+    from = end + CLOSE.length;
+    while (from < text.length && /\s/.test(text[from]!)) from++;
+    start = text.indexOf(OPEN, from);
+  }
+  return (out + text.slice(from)).replace(/\n+$/, '');
 }
 
 type Rule = { code: ToolError['code']; test: (s: FailureSignals, message: string) => boolean };

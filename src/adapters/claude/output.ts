@@ -75,25 +75,47 @@ function contentBlocks(content: unknown[], notes: TruncationNote[]): { texts: st
  * note per replacement. Only strings under image-like keys are touched (`data`, `base64`).
  */
 export function scrubBinary(value: unknown, path: string, notes: TruncationNote[]): unknown {
-  if (Array.isArray(value)) return value.map((v, i) => scrubBinary(v, `${path}/${i}`, notes));
-  const o = obj(value);
-  if (!o) return value;
+  return scrub(value, [path], notes);
+}
+
+const pointer = (segments: (string | number)[]) => segments.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+// The JSON pointer is only built for a value that is replaced; walking keeps segments on a stack.
+function scrub(value: unknown, at: (string | number)[], notes: TruncationNote[]): unknown {
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if (!v || typeof v !== 'object') continue;
+      at.push(i);
+      const next = scrub(v, at, notes);
+      at.pop();
+      if (next !== v) (copy ??= value.slice())[i] = next;
+    }
+    return copy ?? value;
+  }
+  if (!value || typeof value !== 'object') return value;
+  const o = value as Obj;
   let copy: Obj | undefined;
-  for (const [k, v] of Object.entries(o)) {
+  for (const k in o) {
+    const v = o[k];
     let next: unknown = v;
-    if ((k === 'data' || k === 'base64') && typeof v === 'string' && looksBase64(v)) {
-      notes.push(imageNote(`${path}/${k}`, v.length));
-      next = omittedMarker(v, v.length);
+    if (typeof v === 'string') {
+      if ((k === 'data' || k === 'base64') && looksBase64(v)) {
+        notes.push(imageNote(`${at[0] as string}/${pointer([...at.slice(1), k])}`, v.length));
+        next = omittedMarker(v, v.length);
+      }
     } else if (v && typeof v === 'object') {
-      next = scrubBinary(v, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, notes);
+      at.push(k);
+      next = scrub(v, at, notes);
+      at.pop();
     }
-    if (next !== v) {
-      copy ??= { ...o };
-      copy[k] = next;
-    }
+    if (next !== v) (copy ??= { ...o })[k] = next;
   }
   return copy ?? o;
 }
+
+const SHARED_TEXT_FIELDS = ['stdout', 'content', 'result'] as const;
 
 export interface OutputSource {
   /** tool_result.content */
@@ -126,5 +148,11 @@ export function buildOutput(src: OutputSource): Built {
   if (text || typeof src.content === 'string') output.text = text;
   if (blocks.length) output.content = blocks;
   if (src.structured !== undefined && src.structured !== null) output.structured = scrubBinary(src.structured, '/output/structured', notes);
+  // The text often repeats a structured field (Bash stdout, Grep content, WebFetch result): share
+  // one string instead of holding the same (possibly large) text twice.
+  const s = obj(output.structured);
+  if (s && output.text && output.text.length > 256) {
+    for (const k of SHARED_TEXT_FIELDS) if (s[k] === output.text) output.text = s[k] as string;
+  }
   return { output, notes };
 }

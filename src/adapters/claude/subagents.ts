@@ -7,21 +7,18 @@
 //   the Task's `prompt`, and every later line chains to it by `parentUuid`.
 import { BoundedMap } from './bounded.js';
 
-interface TaskPrompt {
-  taskId: string;
-  prompt: string;
-  linked: boolean;
-}
+/** Calls of one unlinked agent kept for a late link; more are counted, not kept. */
+const MAX_WAITING = 10_000;
 
 export class SubagentLinks {
   /** agentId → part id of its Task call. */
   private readonly taskOfAgent = new BoundedMap<string, string>(50_000);
   /** agentId → calls made by that agent before its Task was known. */
-  private readonly waiting = new Map<string, string[]>();
+  private readonly waiting = new Map<string, { ids: string[]; dropped: number }>();
   /** Sidechain line uuid → Task part id (1.0.x inline sidechains). */
   private readonly sidechain = new BoundedMap<string, string>(100_000);
-  /** Recent Task calls and their prompts, for matching sidechain roots. */
-  private readonly prompts: TaskPrompt[] = [];
+  /** Recent Task calls not yet linked, with their prompts, for matching sidechain roots. */
+  private readonly prompts = new BoundedMap<string, string>(1000);
 
   taskOf(agentId: string): string | undefined {
     return this.taskOfAgent.get(agentId);
@@ -29,37 +26,40 @@ export class SubagentLinks {
 
   /** Records the link; returns the waiting child calls that can now be linked. */
   link(agentId: string, taskId: string): string[] {
+    if (this.taskOfAgent.get(agentId) === taskId && !this.waiting.has(agentId)) return [];
     this.taskOfAgent.set(agentId, taskId);
-    const p = this.prompts.find((t) => t.taskId === taskId);
-    if (p) p.linked = true;
-    const children = this.waiting.get(agentId) ?? [];
+    this.prompts.delete(taskId);
+    const children = this.waiting.get(agentId)?.ids ?? [];
     this.waiting.delete(agentId);
     return children;
   }
 
   wait(agentId: string, childId: string): void {
-    const list = this.waiting.get(agentId);
-    if (list) list.push(childId);
-    else this.waiting.set(agentId, [childId]);
+    let w = this.waiting.get(agentId);
+    if (!w) this.waiting.set(agentId, (w = { ids: [], dropped: 0 }));
+    if (w.ids.length < MAX_WAITING) w.ids.push(childId);
+    else w.dropped++;
   }
 
-  /** Agents whose calls never found their Task, with those calls. */
-  unlinked(): [string, string[]][] {
+  /** Agents whose calls never found their Task: the calls kept, and how many more there were. */
+  unlinked(): [string, { ids: string[]; dropped: number }][] {
     return [...this.waiting.entries()];
   }
 
   rememberTask(taskId: string, prompt: unknown): void {
-    if (typeof prompt !== 'string' || !prompt.trim()) return;
-    this.prompts.push({ taskId, prompt: prompt.trim(), linked: false });
-    if (this.prompts.length > 1000) this.prompts.shift();
+    if (typeof prompt === 'string' && prompt.trim()) this.prompts.set(taskId, prompt.trim());
   }
 
   /** The unlinked Task whose prompt is `text` (a sidechain's first user message). */
   matchPrompt(text: string): string | undefined {
     const t = text.trim();
-    const hit = this.prompts.find((p) => !p.linked && p.prompt === t);
-    if (hit) hit.linked = true;
-    return hit?.taskId;
+    for (const [taskId, prompt] of this.prompts.entries()) {
+      if (prompt === t) {
+        this.prompts.delete(taskId);
+        return taskId;
+      }
+    }
+    return undefined;
   }
 
   /** Inline sidechain bookkeeping: the Task a sidechain line belongs to, via its parent line. */

@@ -22,3 +22,4 @@ export { ACP_KIND_OF, TOOL_KIND_OF } from './acp/kinds.js';
 export { toUiPart, LEGACY_STATES, type UiStateNames } from './ui/to-ui.js';
 export type { ToolOutputCompressor, CompressContext } from './compress/types.js';
 export { runCli } from './cli/run.js';
+export * from './executor/index.js';

@@ -27,6 +27,8 @@ export function outputText(output: unknown): string | undefined {
 
 function absolute(path: string, cwd?: string): string | undefined {
   if (isAbsolute(path)) return path;
+  // `~` is a shell/ToolPath notation, not a directory name: anchoring it on the cwd would invent a path.
+  if (path.startsWith('~')) return undefined;
   return cwd ? resolve(cwd, path) : undefined;
 }
 

@@ -52,7 +52,7 @@ export const part: fc.Arbitrary<NormalizedToolPart> = fc
     if (m) p.metadata = m;
     if (rest.state === 'complete' && output !== undefined) p.output = output;
     if (rest.state === 'error') p.error = err;
-    return p as NormalizedToolPart;
+    return p as unknown as NormalizedToolPart;
   });
 
 const TYPES = ['tool.started', 'tool.input.delta', 'tool.updated', 'tool.progress', 'tool.completed', 'tool.failed', 'tool.output.compressed', 'tool.file.mutated', 'tool.policy.assessed'] as const;

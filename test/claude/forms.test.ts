@@ -347,6 +347,17 @@ describe('transcripts and subagents', () => {
     expect(r.diagnostics).toEqual([]);
   });
 
+  it('reads a pretty-printed .meta.json whole, and reports one that is not JSON', () => {
+    const bare = [main[0], tline('user', [{ type: 'tool_result', tool_use_id: 'T', content: 'done' }], { uuid: 'm2', parentUuid: 'm1' })];
+    const subOther = [{ ...sub[0], message: { role: 'user', content: 'other' } }, ...sub.slice(1)];
+    const pretty = JSON.stringify(metaJson, null, 2).split('\n');
+    const r = run([{ name: 'S.jsonl', lines: bare }, { name: 'S/subagents/agent-abc.jsonl', lines: subOther }, { name: 'S/subagents/agent-abc.meta.json', lines: pretty }]);
+    expect(meta(byId(r.parts, 'c1')).parentId).toBe('T');
+    expect(r.diagnostics).toEqual([]);
+    const broken = run([{ name: 'S.jsonl', lines: bare }, { name: 'S/subagents/agent-abc.meta.json', lines: ['{"toolUseId": "T",'] }]);
+    expect(broken.diagnostics.map((d) => [d.code, d.source?.file])).toEqual([['malformed_line', 'S/subagents/agent-abc.meta.json']]);
+  });
+
   it('reads subagent messages nested in agent_progress lines and does not double them with the subagent file', () => {
     const progress = (message: unknown, uuid: string) => ({ type: 'progress', sessionId: SID, cwd: '/repo', uuid, parentToolUseID: 'T', toolUseID: 'agent_msg_1', data: { type: 'agent_progress', agentId: 'abc', prompt: 'SUB', message } });
     const nested = [

@@ -107,6 +107,7 @@ export class ClaudeReader implements Adapter {
   private file?: string;
   private fileAgentId?: string;
   private fileIsMeta = false;
+  private metaText: string[] = [];
   private currentSession?: string;
   private lastAt?: number;
   /** The line being read and its parsed timestamp (parsed once per line). */
@@ -127,6 +128,16 @@ export class ClaudeReader implements Adapter {
   }
 
   endFile(): void {
+    if (this.fileIsMeta && this.metaText.length) {
+      // A .meta.json may be pretty-printed over several lines: it is read whole.
+      const pos = { line: 1, offset: 0, ...(this.file !== undefined ? { file: this.file } : {}) };
+      const parsed = parseJsonLine(this.metaText.join('\n'), pos, this.out);
+      if (parsed !== undefined) {
+        if (obj(parsed)) this.onMeta(obj(parsed)!, pos);
+        else this.out.malformed(this.metaText.join('\n'), 'a .meta.json that is not a JSON object', pos);
+      }
+    }
+    this.metaText = [];
     this.file = undefined;
     this.fileAgentId = undefined;
     this.fileIsMeta = false;
@@ -134,6 +145,10 @@ export class ClaudeReader implements Adapter {
 
   line(text: string, pos: InputPosition): void {
     if (!NON_BLANK.test(text)) return;
+    if (this.fileIsMeta) {
+      this.metaText.push(text);
+      return;
+    }
     const parsed = parseJsonLine(text, pos, this.out);
     if (parsed === undefined) return;
     const line = obj(parsed);
@@ -143,7 +158,7 @@ export class ClaudeReader implements Adapter {
     }
     const type = line.type;
     if (typeof type !== 'string') {
-      if (this.fileIsMeta || typeof line.toolUseId === 'string') this.onMeta(line, pos);
+      if (typeof line.toolUseId === 'string') this.onMeta(line, pos);
       else this.out.malformed(text, 'a JSON object without "type" is not a Claude Code message', pos);
       return;
     }

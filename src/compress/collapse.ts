@@ -24,7 +24,34 @@ export class CollapseRepeatsFilter {
     return this.collapsedLines > 0;
   }
 
-  write(chunk: Buffer, added: boolean, emit: Emit): void {
+  /** Adjacent views of one chunk are sent as one piece: most lines are not repeats. */
+  private pending: Buffer | undefined;
+
+  private out(emit: Emit): Emit {
+    return (buf, added) => {
+      const p = this.pending;
+      if (!added && p && buf.buffer === p.buffer && buf.byteOffset === p.byteOffset + p.length) {
+        this.pending = Buffer.from(p.buffer, p.byteOffset, p.length + buf.length);
+        return;
+      }
+      this.flushPending(emit);
+      if (added) emit(buf, true);
+      else this.pending = buf;
+    };
+  }
+
+  private flushPending(emit: Emit): void {
+    if (this.pending?.length) emit(this.pending, false);
+    this.pending = undefined;
+  }
+
+  write(chunk: Buffer, added: boolean, downstream: Emit): void {
+    const emit = this.out(downstream);
+    this.consume(chunk, added, emit);
+    this.flushPending(downstream);
+  }
+
+  private consume(chunk: Buffer, added: boolean, emit: Emit): void {
     if (added) {
       // A line holding compressor-written text is never collapsed: pass it through in order.
       this.startPassing(emit);
@@ -46,12 +73,14 @@ export class CollapseRepeatsFilter {
     }
   }
 
-  end(emit: Emit): void {
+  end(downstream: Emit): void {
+    const emit = this.out(downstream);
     if (this.curBytes > 0 && !this.passing) this.line(this.take(), emit);
     this.cur = [];
     this.curBytes = 0;
     this.passing = false;
     this.flushRun(emit);
+    this.flushPending(downstream);
   }
 
   private piece(p: Buffer, emit: Emit): void {

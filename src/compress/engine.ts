@@ -17,14 +17,14 @@ import { cutOf, headRatioOf } from './spec.js';
 export interface EngineOptions {
   /**
    * Most bytes kept of the head and of the tail. Budgets without a byte or bytes4 token limit
-   * (lines only, or `exact` tokens) are capped by it, so memory stays bounded (default 16 MiB).
+   * (lines only, or `exact` tokens) are capped by it, so memory stays bounded (default 8 MiB).
    */
   maxRetainedBytes?: number;
   /** Longest text `json_summary` will parse; longer text passes through to the cut (default 8 MiB). */
   jsonMaxBytes?: number;
 }
 
-export const DEFAULT_MAX_RETAINED_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_RETAINED_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_JSON_MAX_BYTES = 8 * 1024 * 1024;
 /** With the exact estimator, bytes kept per token of budget at most (o200k averages ~4). */
 export const EXACT_BYTES_PER_TOKEN = 32;
@@ -60,19 +60,18 @@ interface Budget {
   tokens?: number;
 }
 
-/** Keeps the first `limit` bytes of the original, to return it unchanged when it fits. */
-class PrefixKeeper {
+/** Keeps the original while it could still fit the budget, to return it unchanged; drops it once it cannot. */
+class OriginalKeeper {
   private parts: Buffer[] = [];
   private bytes = 0;
   constructor(private readonly limit: number) {}
   push(buf: Buffer): void {
-    if (this.bytes >= this.limit) return;
-    const take = Math.min(buf.length, this.limit - this.bytes);
-    this.parts.push(Buffer.from(buf.subarray(0, take)));
-    this.bytes += take;
+    this.bytes += buf.length;
+    if (this.bytes > this.limit) this.parts = [];
+    else this.parts.push(Buffer.from(buf));
   }
   text(): string {
-    return Buffer.concat(this.parts, this.bytes).toString('utf8');
+    return Buffer.concat(this.parts).toString('utf8');
   }
 }
 
@@ -82,7 +81,7 @@ export class CompressionStream {
   private readonly filters: Filter[];
   private readonly emitters: Emit[];
   private readonly retainer: Retainer;
-  private readonly original: PrefixKeeper | undefined;
+  private readonly original: OriginalKeeper | undefined;
   private readonly counter: ChunkedTokenCounter | undefined;
   private readonly hash = createHash('sha256');
   private originalBytes = 0;
@@ -114,7 +113,7 @@ export class CompressionStream {
     // The head window needs MAX_ESCAPE bytes past the cut, the tail one byte and MAX_ESCAPE before
     // it, to keep cuts on line starts and out of escape sequences.
     this.retainer = new Retainer(bytes + MAX_ESCAPE, bytes + 1 + MAX_ESCAPE);
-    this.original = this.filters.length ? new PrefixKeeper(bytes) : undefined;
+    this.original = this.filters.length ? new OriginalKeeper(bytes) : undefined;
     this.counter = this.estimator.id === 'bytes4' ? undefined : new ChunkedTokenCounter(this.estimator);
   }
 

@@ -5,56 +5,19 @@
 // - on-disk transcripts: the same user/assistant messages with camelCase envelopes, plus
 //   progress (agent_progress, bash_progress…) and bookkeeping lines;
 // - `agent-<id>.meta.json`: one object linking a subagent file to its Task call.
-import type { ToolError, ToolKind, ToolMetadata, TruncationNote } from '../../contract/index.js';
 import { EventEmitterFor, parseJsonLine, toEpochMs } from '../shared/emit.js';
 import type { Adapter, AdapterOptions, AdapterSink, InputPosition } from '../types.js';
-import { BoundedMap, BoundedSet } from './bounded.js';
-import { classifyFailure } from './errors.js';
-import { normalizeServerName, type McpName } from './mcp-names.js';
-import { buildOutput, resultText } from './output.js';
-import { SubagentLinks } from './subagents.js';
-import { TASK_SUBTYPES, taskFields } from './tasks.js';
-import { identify, type ToolSpec } from './tools.js';
+import { BoundedSet } from './bounded.js';
+import { CallTracker, approvalOf, type Frame } from './calls.js';
+import { normalizeServerName } from './mcp-names.js';
+import { resultText } from './output.js';
+import type { SubagentLinks } from './subagents.js';
+import { TASK_SUBTYPES } from './tasks.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 const s = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
-/** One tool call, by provider tool-use id (which is also the part id). */
-interface Call {
-  readonly id: string;
-  readonly sessionId: string;
-  readonly rawName: string;
-  readonly spec?: ToolSpec;
-  readonly mcp?: McpName;
-  kind: ToolKind;
-  title: string;
-  /** Kept while the call is open, for title refinement; dropped when it ends. */
-  input?: unknown;
-  /** The complete input is known (not just streamed fragments). */
-  inputFinal: boolean;
-  terminal: boolean;
-  startedAt: number;
-  cwd?: string;
-  parentId?: string;
-  childSessionId?: string;
-  task?: Obj;
-  denied?: boolean;
-  approval?: Obj;
-  /** Characters of `bash_progress.fullOutput` already streamed. */
-  streamed?: number;
-}
-
-/** What is known about the message a tool_use/tool_result block sits in. */
-interface Frame {
-  sessionId: string;
-  at: number;
-  pos: InputPosition;
-  parentId?: string;
-  agentId?: string;
-  cwd?: string;
-}
 
 interface SessionInfo {
   cwd?: string;
@@ -90,20 +53,10 @@ function resultBlocks(content: unknown[]): Obj[] {
 export class ClaudeReader implements Adapter {
   private readonly out: EventEmitterFor;
   private readonly sessions = new Map<string, SessionInfo>();
-  private readonly calls = new BoundedMap<string, Call>(200_000);
   private readonly seen = new BoundedSet<string>(50_000);
-  /** Assistant frame uuid → tool calls it made, for frames a later message retracts. */
-  private readonly framesCalls = new BoundedMap<string, string[]>(20_000);
   private readonly blocks = new Map<string, PartialBlock>();
   /** Latest `message_start` id per session and parent, for stream events without `api_message_id`. */
   private readonly messageIds = new Map<string, string>();
-  private readonly agents = new SubagentLinks();
-  /** task_id → tool-use id of the call that runs it, and its description (for BashOutput titles). */
-  private readonly taskCalls = new BoundedMap<string, string>(50_000);
-  private readonly taskDescriptions = new BoundedMap<string, string>(50_000);
-  /** Task info and denials that arrived before their call. */
-  private readonly pendingTask = new BoundedMap<string, Obj>(10_000);
-  private readonly pendingDenial = new BoundedMap<string, Obj>(10_000);
   private file?: string;
   private fileAgentId?: string;
   private fileIsMeta = false;
@@ -114,8 +67,23 @@ export class ClaudeReader implements Adapter {
   private curLine?: Obj;
   private curAt?: number;
 
+  /** How each message type that can carry tool activity is read. */
+  private readonly handlers = new Map<string, (line: Obj, pos: InputPosition) => void>([
+    ['assistant', (l, p) => this.onAssistant(l, this.frameOf(l, p))],
+    ['user', (l, p) => this.onUser(l, this.frameOf(l, p))],
+    ['system', (l, p) => this.onSystem(l, p)],
+    ['stream_event', (l, p) => this.onStreamEvent(l, p)],
+    ['tool_progress', (l, p) => this.onToolProgress(l, p)],
+    ['progress', (l, p) => this.onProgress(l, p)],
+    ['control_request', (l, p) => this.onControlRequest(l, p)],
+  ]);
+  private readonly tracker: CallTracker;
+  private readonly agents: SubagentLinks;
+
   constructor(sink: AdapterSink, private readonly options: AdapterOptions) {
     this.out = new EventEmitterFor(sink, 'claude');
+    this.tracker = new CallTracker(this.out, (id) => this.session(id));
+    this.agents = this.tracker.agents;
   }
 
   beginFile(file: string): void {
@@ -166,26 +134,11 @@ export class ClaudeReader implements Adapter {
     this.curLine = line;
     this.curAt = at;
     if (at !== undefined) this.lastAt = at;
-    switch (type) {
-      case 'assistant':
-        return this.onAssistant(line, this.frameOf(line, pos));
-      case 'user':
-        return this.onUser(line, this.frameOf(line, pos));
-      case 'system':
-        return this.onSystem(line, pos);
-      case 'stream_event':
-        return this.onStreamEvent(line, pos);
-      case 'tool_progress':
-        return this.onToolProgress(line, pos);
-      case 'progress':
-        return this.onProgress(line, pos);
-      case 'control_request':
-        return this.onControlRequest(line, pos);
-      default:
-        if (QUIET_TYPES.has(type) || type.startsWith('api-request')) return;
-        if ('tool_use_id' in line || 'toolUseID' in line || text.includes('"tool_use"')) {
-          this.out.diagnostic('unknown_event', `line ${pos.line}: Claude Code message type "${type}" is not known to this adapter and may carry tool data; it was skipped`, pos, { excerpt: text.slice(0, 200) });
-        }
+    const handler = this.handlers.get(type);
+    if (handler) return handler(line, pos);
+    if (QUIET_TYPES.has(type) || type.startsWith('api-request')) return;
+    if ('tool_use_id' in line || 'toolUseID' in line || text.includes('"tool_use"')) {
+      this.out.diagnostic('unknown_event', `line ${pos.line}: Claude Code message type "${type}" is not known to this adapter and may carry tool data; it was skipped`, pos, { excerpt: text.slice(0, 200) });
     }
   }
 
@@ -264,31 +217,18 @@ export class ClaudeReader implements Adapter {
       const taskId = text ? this.agents.matchPrompt(text) : undefined;
       if (taskId) {
         if (uuid) this.agents.startSidechain(uuid, taskId);
-        if (agentId) this.linkAgent(agentId, taskId);
+        if (agentId) this.tracker.linkAgent(agentId, taskId, this.timeOf(line));
         return taskId;
       }
     }
     return undefined;
   }
 
-  private ctxFor(call: { cwd?: string }, sessionId: string) {
-    const info = this.session(sessionId);
-    return {
-      cwd: call.cwd ?? info.cwd,
-      mcpServers: info.mcpServers,
-      taskDescription: (id: string) => this.taskDescriptions.get(id),
-    };
-  }
-
-  private env(call: Call | { id: string; sessionId: string }, at: number, pos?: InputPosition) {
-    return { sessionId: call.sessionId, partId: call.id, at, ...(pos ? { pos } : {}) };
-  }
-
   // ---- starting calls --------------------------------------------------------------------
 
   private onAssistant(line: Obj, frame: Frame, uuid = s(line.uuid)): void {
     if (uuid && !this.seen.add(uuid)) return;
-    if (Array.isArray(line.supersedes)) this.retract(line.supersedes, frame.at, frame.pos, 'superseded by a later assistant message');
+    if (Array.isArray(line.supersedes)) this.tracker.retract(line.supersedes, frame.at, frame.pos, 'superseded by a later assistant message');
     const content = obj(line.message)?.content;
     if (!Array.isArray(content)) return;
     let metaTools: Map<string, string> | undefined;
@@ -304,112 +244,7 @@ export class ClaudeReader implements Adapter {
         this.out.diagnostic('invalid_tool_use', `line ${frame.pos.line}: a ${String(block.type)} block without an id was skipped`, frame.pos);
         continue;
       }
-      this.startCall(id, s(block.name) ?? 'unknown', block.input ?? {}, String(block.type), frame, { final: true, metaTool: metaTools?.get(id) });
-      if (uuid) {
-        const ids = this.framesCalls.get(uuid);
-        if (ids) ids.push(id);
-        else this.framesCalls.set(uuid, [id]);
-      }
-    }
-  }
-
-  /** Assistant frames withdrawn by the harness (`supersedes`, refusal fallbacks): their open calls never run. */
-  private retract(uuids: unknown[], at: number, pos: InputPosition, why: string): void {
-    for (const u of uuids) {
-      for (const id of (typeof u === 'string' && this.framesCalls.get(u)) || []) {
-        const call = this.calls.get(id);
-        if (!call || call.terminal) continue;
-        call.terminal = true;
-        call.input = undefined;
-        this.out.emit('tool.failed', this.env(call, at, pos), { error: { message: `The call was withdrawn before it ran: its message was ${why}`, code: 'cancelled' } });
-      }
-    }
-  }
-
-  private startCall(id: string, rawName: string, input: unknown, blockType: string, frame: Frame, how: { final: boolean; metaTool?: string }): void {
-    const existing = this.calls.get(id);
-    if (existing) {
-      if (!existing.terminal && how.final && !existing.inputFinal) this.refineInput(existing, input, frame.at, frame.pos);
-      if (!existing.parentId && frame.parentId && frame.parentId !== id) this.setParent(existing, frame.parentId, frame.at);
-      return;
-    }
-    const info = this.session(frame.sessionId);
-    const identity = identify(rawName, input, { cwd: frame.cwd, mcpServers: info.mcpServers, mcpMetaTool: how.metaTool, taskDescription: (t) => this.taskDescriptions.get(t) });
-    const call: Call = {
-      id, sessionId: frame.sessionId, rawName, kind: identity.kind, title: identity.title, input, inputFinal: how.final, terminal: false, startedAt: frame.at,
-      ...(identity.spec ? { spec: identity.spec } : {}), ...(identity.mcp ? { mcp: identity.mcp } : {}), ...(frame.cwd ? { cwd: frame.cwd } : {}),
-    };
-    const metadata: ToolMetadata = { provider: 'claude', rawType: `${blockType}:${rawName}` };
-    if (frame.cwd) metadata.cwd = frame.cwd;
-    if (identity.mcp) metadata.mcp = identity.mcp;
-    if (frame.parentId && frame.parentId !== id) {
-      call.parentId = frame.parentId;
-      metadata.parentId = frame.parentId;
-    }
-    if (frame.agentId) {
-      metadata.agentId = frame.agentId;
-      if (!call.parentId) {
-        const taskId = this.agents.taskOf(frame.agentId);
-        if (taskId) {
-          call.parentId = taskId;
-          metadata.parentId = taskId;
-        } else {
-          this.agents.wait(frame.agentId, id);
-        }
-      }
-    }
-    const task = this.pendingTask.get(id);
-    if (task) {
-      this.pendingTask.delete(id);
-      call.task = task;
-      metadata.task = task;
-      if (task.type === 'local_agent' && s(task.taskId)) call.childSessionId = metadata.childSessionId = String(task.taskId);
-    }
-    const denial = this.pendingDenial.get(id);
-    if (denial) {
-      this.pendingDenial.delete(id);
-      call.denied = true;
-      call.approval = denial;
-      metadata.approval = denial;
-    }
-    this.calls.set(id, call);
-    if (call.kind === 'subagent') this.agents.rememberTask(id, obj(input)?.prompt);
-    this.out.emit('tool.started', this.env(call, frame.at, frame.pos), { name: identity.name, kind: identity.kind, title: identity.title, input, metadata });
-  }
-
-  /** The complete input arrived (after streamed fragments): new input, and a better title. */
-  private refineInput(call: Call, input: unknown, at: number, pos?: InputPosition): void {
-    call.input = input;
-    call.inputFinal = true;
-    const identity = identify(call.rawName, input, this.ctxFor(call, call.sessionId));
-    const body: { input: unknown; title?: string } = { input };
-    if (identity.title !== call.title) {
-      call.title = identity.title;
-      body.title = identity.title;
-    }
-    if (call.kind === 'subagent') this.agents.rememberTask(call.id, obj(input)?.prompt);
-    this.out.emit('tool.updated', this.env(call, at, pos), body);
-  }
-
-  private setParent(call: Call, parentId: string, at: number, pos?: InputPosition): void {
-    call.parentId = parentId;
-    this.out.emit('tool.updated', this.env(call, at, pos), { metadata: { parentId } });
-  }
-
-  /** Links an agent to its Task call; calls of that agent seen before the link get their parent now. */
-  private adoptChildren(agentId: string, taskId: string, at: number, pos?: InputPosition): void {
-    for (const childId of this.agents.link(agentId, taskId)) {
-      const child = this.calls.get(childId);
-      if (child && !child.parentId && childId !== taskId) this.setParent(child, taskId, at, pos);
-    }
-  }
-
-  private linkAgent(agentId: string, taskId: string, at = this.timeOf(undefined), pos?: InputPosition): void {
-    this.adoptChildren(agentId, taskId, at, pos);
-    const task = this.calls.get(taskId);
-    if (task && task.childSessionId !== agentId) {
-      task.childSessionId = agentId;
-      this.out.emit('tool.updated', this.env(task, at, pos), { metadata: { childSessionId: agentId } });
+      this.tracker.start(id, s(block.name) ?? 'unknown', block.input ?? {}, String(block.type), frame, { final: true, metaTool: metaTools?.get(id), ...(uuid ? { frameUuid: uuid } : {}) });
     }
   }
 
@@ -438,51 +273,8 @@ export class ClaudeReader implements Adapter {
       const meta = metaById?.get(id);
       const approval = approvalOf(meta?.permission_decision, single ? line.permissionDecision : undefined);
       const denied = meta?.non_execution_kind === 'user-rejected' || (single && typeof line.toolDenialKind === 'string') || approval?.decision === 'reject' || approval?.decision === 'deny';
-      this.finishCall(id, block, structured, { approval, denied }, frame);
+      this.tracker.finish(id, block, structured, { approval, denied }, frame);
     }
-  }
-
-  private finishCall(id: string, block: Obj, structured: unknown, permission: { approval?: Obj; denied: boolean }, frame: Frame): void {
-    const call = this.calls.get(id);
-    if (!call) {
-      this.out.diagnostic('orphan_result', `line ${frame.pos.line}: tool_result for ${id}, whose tool_use is not in the input; no part was made for it`, frame.pos, { partId: id });
-      return;
-    }
-    if (call.terminal) return; // the same result seen again (a subagent file and its agent_progress copy)
-    call.terminal = true;
-    call.input = undefined;
-    const metadata: ToolMetadata = {};
-    const approval = { ...(call.approval ?? {}), ...(permission.approval ?? {}) };
-    if (Object.keys(approval).length) metadata.approval = approval;
-    const env = this.env(call, frame.at, frame.pos);
-    const elapsed = elapsedOf(structured) ?? (frame.at >= call.startedAt && call.startedAt > 0 ? frame.at - call.startedAt : undefined);
-    const timing = elapsed !== undefined ? { elapsedMs: elapsed } : {};
-
-    const serverError = serverToolError(block);
-    if (block.is_error === true || serverError) {
-      let error: ToolError;
-      if (serverError) {
-        error = { message: serverError, code: 'tool_error' };
-      } else {
-        const c = classifyFailure({ text: resultText(block.content), structured, denied: call.denied === true || permission.denied, shell: call.spec?.shell === true });
-        error = c.error;
-        if (c.exitCode !== undefined) metadata.exitCode = c.exitCode;
-      }
-      this.out.emit('tool.failed', env, { error, ...timing, ...(Object.keys(metadata).length ? { metadata } : {}) });
-      return;
-    }
-    const { output, notes } = buildOutput({ content: block.content, structured, textFromStructuredContent: call.spec?.textFromStructuredContent === true });
-    if (notes.length) metadata.truncated = notes as TruncationNote[];
-    const agentId = s(obj(structured)?.agentId);
-    if (call.kind === 'subagent' && agentId) {
-      if (call.childSessionId !== agentId) {
-        call.childSessionId = agentId;
-        metadata.childSessionId = agentId;
-      }
-      // Calls of this agent read before its Task's result (a subagent file given first) link now.
-      this.adoptChildren(agentId, call.id, frame.at, frame.pos);
-    }
-    this.out.emit('tool.completed', env, { output, ...timing, ...(Object.keys(metadata).length ? { metadata } : {}) });
   }
 
   // ---- system messages -------------------------------------------------------------------
@@ -496,72 +288,19 @@ export class ClaudeReader implements Adapter {
       if (Array.isArray(line.mcp_servers)) for (const m of line.mcp_servers) if (s(obj(m)?.name)) info.mcpServers.add(normalizeServerName(String(obj(m)!.name)));
       return;
     }
-    if (TASK_SUBTYPES.has(subtype)) return this.onTask(subtype, line, pos);
-    if (subtype === 'permission_denied') return this.onPermissionDenied(line, pos);
+    if (TASK_SUBTYPES.has(subtype)) return this.tracker.task(subtype, line, this.timeOf(line), pos);
+    if (subtype === 'permission_denied') return this.tracker.deny(line, this.timeOf(line), pos);
     if ((subtype === 'model_refusal_fallback' || subtype === 'model_refusal_no_fallback') && Array.isArray(line.retracted_message_uuids)) {
-      return this.retract(line.retracted_message_uuids, this.timeOf(line), pos, 'retracted after a model refusal');
+      return this.tracker.retract(line.retracted_message_uuids, this.timeOf(line), pos, 'retracted after a model refusal');
     }
     if (typeof line.tool_use_id === 'string' && subtype !== 'informational') {
       this.out.diagnostic('unknown_event', `line ${pos.line}: system/${subtype} names tool call ${line.tool_use_id} but is not known to this adapter; it was skipped`, pos, { partId: line.tool_use_id });
     }
   }
 
-  private onTask(subtype: string, line: Obj, pos: InputPosition): void {
-    const taskId = s(line.task_id);
-    const toolId = s(line.tool_use_id) ?? (taskId ? this.taskCalls.get(taskId) : undefined);
-    if (!toolId) {
-      // A task with no tool call (e.g. a workflow step): nothing to attach it to.
-      return;
-    }
-    if (taskId) this.taskCalls.set(taskId, toolId);
-    if (taskId && s(line.description) && subtype === 'task_started') this.taskDescriptions.set(taskId, String(line.description));
-    const fields = taskFields(subtype, line);
-    const at = this.timeOf(line);
-    const call = this.calls.get(toolId);
-    if (!call) {
-      this.pendingTask.set(toolId, { ...(this.pendingTask.get(toolId) ?? {}), ...fields });
-      return;
-    }
-    call.task = { ...(call.task ?? {}), ...fields };
-    const metadata: ToolMetadata = { task: call.task };
-    if (subtype === 'task_started' && line.task_type === 'local_agent' && taskId) {
-      if (call.childSessionId !== taskId) {
-        call.childSessionId = taskId;
-        metadata.childSessionId = taskId;
-      }
-      this.adoptChildren(taskId, toolId, at, pos);
-    }
-    this.out.emit('tool.updated', this.env(call, at, pos), { metadata });
-  }
-
-  private onPermissionDenied(line: Obj, pos: InputPosition): void {
-    const id = s(line.tool_use_id);
-    if (!id) return;
-    const approval: Obj = { decision: 'deny' };
-    if (s(line.message)) approval.message = line.message;
-    if (s(line.decision_reason_type)) approval.reasonType = line.decision_reason_type;
-    if (s(line.decision_reason)) approval.reason = line.decision_reason;
-    const call = this.calls.get(id);
-    if (!call) {
-      this.pendingDenial.set(id, approval);
-      return;
-    }
-    call.denied = true;
-    call.approval = { ...(call.approval ?? {}), ...approval };
-    if (!call.terminal) this.out.emit('tool.updated', this.env(call, this.timeOf(line), pos), { metadata: { approval: call.approval } });
-  }
-
   private onControlRequest(line: Obj, pos: InputPosition): void {
     const request = obj(line.request);
-    if (request?.subtype !== 'can_use_tool') return;
-    const id = s(request.tool_use_id);
-    const call = id ? this.calls.get(id) : undefined;
-    if (!call || call.terminal) return;
-    const approval: Obj = { ...(call.approval ?? {}), requested: true };
-    if (s(request.decision_reason)) approval.reason = request.decision_reason;
-    if (s(request.blocked_path)) approval.blockedPath = request.blocked_path;
-    call.approval = approval;
-    this.out.emit('tool.updated', this.env(call, this.timeOf(line), pos), { metadata: { approval } });
+    if (request?.subtype === 'can_use_tool') this.tracker.approvalRequested(request, this.timeOf(line), pos);
   }
 
   // ---- streaming and progress ------------------------------------------------------------
@@ -584,18 +323,18 @@ export class ClaudeReader implements Adapter {
       const frame = this.frameOf(line, pos);
       const id = String(block.id);
       const input = obj(block.input) && Object.keys(obj(block.input)!).length ? block.input : {};
-      this.startCall(id, s(block.name) ?? 'unknown', input, String(block.type), frame, { final: false });
+      this.tracker.start(id, s(block.name) ?? 'unknown', input, String(block.type), frame, { final: false });
       this.blocks.set(key, { toolId: id, buffer: '' });
       return;
     }
     const pending = this.blocks.get(key);
     if (!pending) return;
-    const call = this.calls.get(pending.toolId);
+    const call = this.tracker.get(pending.toolId);
     if (event.type === 'content_block_delta') {
       const delta = obj(event.delta);
       if (delta?.type !== 'input_json_delta' || typeof delta.partial_json !== 'string' || !delta.partial_json) return;
       pending.buffer += delta.partial_json;
-      if (call && !call.terminal && !call.inputFinal) this.out.emit('tool.input.delta', this.env(call, this.timeOf(line), pos), { delta: delta.partial_json });
+      if (call) this.tracker.inputDelta(call, delta.partial_json, this.timeOf(line), pos);
       return;
     }
     if (event.type === 'content_block_stop') {
@@ -603,7 +342,7 @@ export class ClaudeReader implements Adapter {
       // The complete assistant frame normally precedes this; without it, the fragments are the input.
       if (call && !call.terminal && !call.inputFinal && pending.buffer) {
         try {
-          this.refineInput(call, JSON.parse(pending.buffer), this.timeOf(line), pos);
+          this.tracker.refine(call, JSON.parse(pending.buffer), this.timeOf(line), pos);
         } catch {
           this.out.diagnostic('partial_input', `line ${pos.line}: the streamed input of ${call.id} is not valid JSON; the part keeps the fragments`, pos, { partId: call.id });
         }
@@ -619,7 +358,7 @@ export class ClaudeReader implements Adapter {
     const heartbeat = line.heartbeat === true || (!!toolUseId && !!parent && toolUseId.startsWith(`${parent}-heartbeat`));
     const target = heartbeat ? parent : toolUseId;
     if (!target) return;
-    const call = this.calls.get(target);
+    const call = this.tracker.get(target);
     if (!call) {
       this.out.diagnostic('unknown_part', `line ${pos.line}: tool_progress for ${target}, whose tool_use is not in the input; skipped`, pos, { partId: target });
       return;
@@ -633,7 +372,7 @@ export class ClaudeReader implements Adapter {
     }
     // stream-json progress lines carry no timestamp; the elapsed time places them exactly.
     const at = toEpochMs(line.timestamp) ?? (body.elapsedMs !== undefined && call.startedAt > 0 ? call.startedAt + body.elapsedMs : this.timeOf(line));
-    this.out.emit('tool.progress', this.env(call, at, pos), body);
+    this.tracker.progress(call, body, at, pos);
   }
 
   /** Transcript `progress` lines: subagent messages, streamed Bash output, waits. */
@@ -646,7 +385,7 @@ export class ClaudeReader implements Adapter {
         return;
       case 'agent_progress': {
         const agentId = s(data.agentId);
-        if (agentId) this.linkAgent(agentId, parentToolUse, this.timeOf(line), pos);
+        if (agentId) this.tracker.linkAgent(agentId, parentToolUse, this.timeOf(line), pos);
         const message = obj(data.message);
         const inner = obj(message?.message);
         if (!message || !inner) return;
@@ -657,7 +396,7 @@ export class ClaudeReader implements Adapter {
         return;
       }
       default: {
-        const call = this.calls.get(parentToolUse);
+        const call = this.tracker.get(parentToolUse);
         if (!call || call.terminal) return;
         const body: { message?: string; outputDelta?: string; elapsedMs?: number } = {};
         if (data.type === 'bash_progress') {
@@ -674,7 +413,7 @@ export class ClaudeReader implements Adapter {
         } else if (s(data.message)) {
           body.message = String(data.message);
         }
-        this.out.emit('tool.progress', this.env(call, this.timeOf(line), pos), body);
+        this.tracker.progress(call, body, this.timeOf(line), pos);
       }
     }
   }
@@ -687,39 +426,7 @@ export class ClaudeReader implements Adapter {
       this.out.diagnostic('unknown_event', `line ${pos.line}: subagent metadata without ${toolUseId ? 'an agent id (name the file agent-<id>.meta.json)' : 'toolUseId'}; it links nothing`, pos);
       return;
     }
-    this.linkAgent(agentId, toolUseId, this.timeOf(undefined), pos);
+    this.tracker.linkAgent(agentId, toolUseId, this.timeOf(undefined), pos);
   }
 }
 
-/** `permission_decision` (stream-json) / `permissionDecision` (transcript) → metadata.approval. */
-function approvalOf(...decisions: unknown[]): Obj | undefined {
-  for (const d of decisions) {
-    const o = obj(d);
-    if (!o || !s(o.decision)) continue;
-    const out: Obj = { decision: o.decision };
-    if (s(o.source)) out.source = o.source;
-    const reasonType = s(o.reason_type) ?? s(o.reasonType);
-    if (reasonType) out.reasonType = reasonType;
-    if (s(o.ruleSource)) out.ruleSource = o.ruleSource;
-    return out;
-  }
-  return undefined;
-}
-
-/** Provider-reported duration in a structured result (Task, Glob, WebFetch, WebSearch). */
-function elapsedOf(structured: unknown): number | undefined {
-  const o = obj(structured);
-  if (!o) return undefined;
-  const ms = num(o.totalDurationMs) ?? num(o.durationMs);
-  if (ms !== undefined && ms >= 0) return ms;
-  const secs = num(o.durationSeconds);
-  return secs !== undefined && secs >= 0 ? Math.round(secs * 1000) : undefined;
-}
-
-/** Server-tool result blocks (`web_search_tool_result`…) signal failure in their content. */
-function serverToolError(block: Obj): string | undefined {
-  if (block.type === 'tool_result') return undefined;
-  const content = obj(block.content);
-  if (content && typeof content.type === 'string' && content.type.endsWith('_error')) return `${content.type}: ${String(content.error_code ?? 'unknown error')}`;
-  return undefined;
-}

@@ -1,0 +1,332 @@
+// The tool calls of one input, by provider tool-use id (which is also the part id): when they
+// start, refine, link to their subagent parent, pick up task and permission detail, and end.
+// Every state change goes out as a ToolEvent; the shared reducer builds the parts.
+import type { ToolError, ToolKind, ToolMetadata, TruncationNote } from '../../contract/index.js';
+import type { EventEmitterFor } from '../shared/emit.js';
+import type { InputPosition } from '../types.js';
+import { BoundedMap } from './bounded.js';
+import { classifyFailure } from './errors.js';
+import type { McpName } from './mcp-names.js';
+import { buildOutput, resultText } from './output.js';
+import { SubagentLinks } from './subagents.js';
+import { taskFields } from './tasks.js';
+import { identify, type TitleContext, type ToolSpec } from './tools.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const s = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** One tool call, by provider tool-use id (which is also the part id). */
+export interface Call {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly rawName: string;
+  readonly spec?: ToolSpec;
+  readonly mcp?: McpName;
+  kind: ToolKind;
+  title: string;
+  /** The complete input is known (not just streamed fragments). */
+  inputFinal: boolean;
+  terminal: boolean;
+  startedAt: number;
+  cwd?: string;
+  parentId?: string;
+  childSessionId?: string;
+  task?: Obj;
+  denied?: boolean;
+  approval?: Obj;
+  /** Characters of `bash_progress.fullOutput` already streamed. */
+  streamed?: number;
+}
+
+/** What is known about the message a tool_use/tool_result block sits in. */
+export interface Frame {
+  sessionId: string;
+  at: number;
+  pos: InputPosition;
+  parentId?: string;
+  agentId?: string;
+  cwd?: string;
+}
+
+export interface SessionView {
+  cwd?: string;
+  mcpServers: ReadonlySet<string>;
+}
+
+export class CallTracker {
+  readonly agents = new SubagentLinks();
+  private readonly calls = new BoundedMap<string, Call>(200_000);
+  /** Assistant frame uuid → tool calls it made, for frames a later message retracts. */
+  private readonly framesCalls = new BoundedMap<string, string[]>(20_000);
+  /** task_id → tool-use id of the call that runs it, and its description (for BashOutput titles). */
+  private readonly taskCalls = new BoundedMap<string, string>(50_000);
+  private readonly taskDescriptions = new BoundedMap<string, string>(50_000);
+  /** Task info and denials that arrived before their call. */
+  private readonly pendingTask = new BoundedMap<string, Obj>(10_000);
+  private readonly pendingDenial = new BoundedMap<string, Obj>(10_000);
+
+  constructor(private readonly out: EventEmitterFor, private readonly sessionOf: (sessionId: string) => SessionView) {}
+
+  get(id: string): Call | undefined {
+    return this.calls.get(id);
+  }
+
+  private titleContext(sessionId: string, cwd: string | undefined): TitleContext & { mcpServers: Iterable<string> } {
+    const info = this.sessionOf(sessionId);
+    return { cwd: cwd ?? info.cwd, mcpServers: info.mcpServers, taskDescription: (id: string) => this.taskDescriptions.get(id) };
+  }
+
+  private env(call: Call, at: number, pos?: InputPosition) {
+    return { sessionId: call.sessionId, partId: call.id, at, ...(pos ? { pos } : {}) };
+  }
+
+  /** A tool_use block (or a streamed content_block_start): the part starts, or an open one is refined. */
+  start(id: string, rawName: string, input: unknown, blockType: string, frame: Frame, how: { final: boolean; metaTool?: string; frameUuid?: string }): void {
+    const existing = this.calls.get(id);
+    if (existing) {
+      if (!existing.terminal && how.final && !existing.inputFinal) this.refine(existing, input, frame.at, frame.pos);
+      if (!existing.parentId && frame.parentId && frame.parentId !== id) this.setParent(existing, frame.parentId, frame.at);
+      return;
+    }
+    const identity = identify(rawName, input, { ...this.titleContext(frame.sessionId, frame.cwd), mcpMetaTool: how.metaTool });
+    const call: Call = {
+      id, sessionId: frame.sessionId, rawName, kind: identity.kind, title: identity.title, inputFinal: how.final, terminal: false, startedAt: frame.at,
+      ...(identity.spec ? { spec: identity.spec } : {}), ...(identity.mcp ? { mcp: identity.mcp } : {}), ...(frame.cwd ? { cwd: frame.cwd } : {}),
+    };
+    const metadata: ToolMetadata = { provider: 'claude', rawType: `${blockType}:${rawName}` };
+    if (frame.cwd) metadata.cwd = frame.cwd;
+    if (identity.mcp) metadata.mcp = identity.mcp;
+    if (frame.parentId && frame.parentId !== id) {
+      call.parentId = frame.parentId;
+      metadata.parentId = frame.parentId;
+    }
+    if (frame.agentId) {
+      metadata.agentId = frame.agentId;
+      if (!call.parentId) {
+        const taskId = this.agents.taskOf(frame.agentId);
+        if (taskId) {
+          call.parentId = taskId;
+          metadata.parentId = taskId;
+        } else {
+          this.agents.wait(frame.agentId, id);
+        }
+      }
+    }
+    const task = this.pendingTask.get(id);
+    if (task) {
+      this.pendingTask.delete(id);
+      call.task = task;
+      metadata.task = task;
+      if (task.type === 'local_agent' && s(task.taskId)) call.childSessionId = metadata.childSessionId = String(task.taskId);
+    }
+    const denial = this.pendingDenial.get(id);
+    if (denial) {
+      this.pendingDenial.delete(id);
+      call.denied = true;
+      call.approval = denial;
+      metadata.approval = denial;
+    }
+    this.calls.set(id, call);
+    if (how.frameUuid) {
+      const ids = this.framesCalls.get(how.frameUuid);
+      if (ids) ids.push(id);
+      else this.framesCalls.set(how.frameUuid, [id]);
+    }
+    if (call.kind === 'subagent') this.agents.rememberTask(id, obj(input)?.prompt);
+    this.out.emit('tool.started', this.env(call, frame.at, frame.pos), { name: identity.name, kind: identity.kind, title: identity.title, input, metadata });
+  }
+
+  /** The complete input arrived (after streamed fragments): new input, and a better title. */
+  refine(call: Call, input: unknown, at: number, pos?: InputPosition): void {
+    call.inputFinal = true;
+    const identity = identify(call.rawName, input, this.titleContext(call.sessionId, call.cwd));
+    const body: { input: unknown; title?: string } = { input };
+    if (identity.title !== call.title) {
+      call.title = identity.title;
+      body.title = identity.title;
+    }
+    if (call.kind === 'subagent') this.agents.rememberTask(call.id, obj(input)?.prompt);
+    this.out.emit('tool.updated', this.env(call, at, pos), body);
+  }
+
+  private setParent(call: Call, parentId: string, at: number, pos?: InputPosition): void {
+    call.parentId = parentId;
+    this.out.emit('tool.updated', this.env(call, at, pos), { metadata: { parentId } });
+  }
+
+  /** Links an agent to its Task call; calls of that agent seen before the link get their parent now. */
+  private adoptChildren(agentId: string, taskId: string, at: number, pos?: InputPosition): void {
+    for (const childId of this.agents.link(agentId, taskId)) {
+      const child = this.calls.get(childId);
+      if (child && !child.parentId && childId !== taskId) this.setParent(child, taskId, at, pos);
+    }
+  }
+
+  /** A subagent's Task call became known: it gets childSessionId, the agent's calls their parentId. */
+  linkAgent(agentId: string, taskId: string, at: number, pos?: InputPosition): void {
+    this.adoptChildren(agentId, taskId, at, pos);
+    const task = this.calls.get(taskId);
+    if (task && task.childSessionId !== agentId) {
+      task.childSessionId = agentId;
+      this.out.emit('tool.updated', this.env(task, at, pos), { metadata: { childSessionId: agentId } });
+    }
+  }
+
+  /** A tool_result block: the part completes or fails. */
+  finish(id: string, block: Obj, structured: unknown, permission: { approval?: Obj; denied: boolean }, frame: Frame): void {
+    const call = this.calls.get(id);
+    if (!call) {
+      this.out.diagnostic('orphan_result', `line ${frame.pos.line}: tool_result for ${id}, whose tool_use is not in the input; no part was made for it`, frame.pos, { partId: id });
+      return;
+    }
+    if (call.terminal) return; // the same result seen again (a subagent file and its agent_progress copy)
+    call.terminal = true;
+    const metadata: ToolMetadata = {};
+    const approval = { ...(call.approval ?? {}), ...(permission.approval ?? {}) };
+    if (Object.keys(approval).length) metadata.approval = approval;
+    const env = this.env(call, frame.at, frame.pos);
+    const elapsed = elapsedOf(structured) ?? (frame.at >= call.startedAt && call.startedAt > 0 ? frame.at - call.startedAt : undefined);
+    const timing = elapsed !== undefined ? { elapsedMs: elapsed } : {};
+
+    const serverError = serverToolError(block);
+    if (block.is_error === true || serverError) {
+      let error: ToolError;
+      if (serverError) {
+        error = { message: serverError, code: 'tool_error' };
+      } else {
+        const c = classifyFailure({ text: resultText(block.content), structured, denied: call.denied === true || permission.denied, shell: call.spec?.shell === true });
+        error = c.error;
+        if (c.exitCode !== undefined) metadata.exitCode = c.exitCode;
+      }
+      this.out.emit('tool.failed', env, { error, ...timing, ...(Object.keys(metadata).length ? { metadata } : {}) });
+      return;
+    }
+    const { output, notes } = buildOutput({ content: block.content, structured, textFromStructuredContent: call.spec?.textFromStructuredContent === true });
+    if (notes.length) metadata.truncated = notes as TruncationNote[];
+    const agentId = s(obj(structured)?.agentId);
+    if (call.kind === 'subagent' && agentId) {
+      if (call.childSessionId !== agentId) {
+        call.childSessionId = agentId;
+        metadata.childSessionId = agentId;
+      }
+      // Calls of this agent read before its Task's result (a subagent file given first) link now.
+      this.adoptChildren(agentId, call.id, frame.at, frame.pos);
+    }
+    this.out.emit('tool.completed', env, { output, ...timing, ...(Object.keys(metadata).length ? { metadata } : {}) });
+  }
+
+  /** `system/task_*`: enriches metadata.task of the call that runs the task; no state change. */
+  task(subtype: string, line: Obj, at: number, pos: InputPosition): void {
+    const taskId = s(line.task_id);
+    const toolId = s(line.tool_use_id) ?? (taskId ? this.taskCalls.get(taskId) : undefined);
+    if (!toolId) {
+      // A task with no tool call (e.g. a workflow step): nothing to attach it to.
+      return;
+    }
+    if (taskId) this.taskCalls.set(taskId, toolId);
+    if (taskId && s(line.description) && subtype === 'task_started') this.taskDescriptions.set(taskId, String(line.description));
+    const fields = taskFields(subtype, line);
+    const call = this.calls.get(toolId);
+    if (!call) {
+      this.pendingTask.set(toolId, { ...(this.pendingTask.get(toolId) ?? {}), ...fields });
+      return;
+    }
+    call.task = { ...(call.task ?? {}), ...fields };
+    const metadata: ToolMetadata = { task: call.task };
+    if (subtype === 'task_started' && line.task_type === 'local_agent' && taskId) {
+      if (call.childSessionId !== taskId) {
+        call.childSessionId = taskId;
+        metadata.childSessionId = taskId;
+      }
+      this.adoptChildren(taskId, toolId, at, pos);
+    }
+    this.out.emit('tool.updated', this.env(call, at, pos), { metadata });
+  }
+
+  /** `system/permission_denied`: the call is denied, whatever its result text says. */
+  deny(line: Obj, at: number, pos: InputPosition): void {
+    const id = s(line.tool_use_id);
+    if (!id) return;
+    const approval: Obj = { decision: 'deny' };
+    if (s(line.message)) approval.message = line.message;
+    if (s(line.decision_reason_type)) approval.reasonType = line.decision_reason_type;
+    if (s(line.decision_reason)) approval.reason = line.decision_reason;
+    const call = this.calls.get(id);
+    if (!call) {
+      this.pendingDenial.set(id, approval);
+      return;
+    }
+    call.denied = true;
+    call.approval = { ...(call.approval ?? {}), ...approval };
+    if (!call.terminal) this.out.emit('tool.updated', this.env(call, at, pos), { metadata: { approval: call.approval } });
+  }
+
+  /** SDK `control_request` `can_use_tool`: the harness asked for permission. */
+  approvalRequested(request: Obj, at: number, pos: InputPosition): void {
+    const id = s(request.tool_use_id);
+    const call = id ? this.calls.get(id) : undefined;
+    if (!call || call.terminal) return;
+    const approval: Obj = { ...(call.approval ?? {}), requested: true };
+    if (s(request.decision_reason)) approval.reason = request.decision_reason;
+    if (s(request.blocked_path)) approval.blockedPath = request.blocked_path;
+    call.approval = approval;
+    this.out.emit('tool.updated', this.env(call, at, pos), { metadata: { approval } });
+  }
+
+  /** Assistant frames withdrawn by the harness (`supersedes`, refusal fallbacks): their open calls never run. */
+  retract(uuids: unknown[], at: number, pos: InputPosition, why: string): void {
+    for (const u of uuids) {
+      for (const id of (typeof u === 'string' && this.framesCalls.get(u)) || []) {
+        const call = this.calls.get(id);
+        if (!call || call.terminal) continue;
+        call.terminal = true;
+            this.out.emit('tool.failed', this.env(call, at, pos), { error: { message: `The call was withdrawn before it ran: its message was ${why}`, code: 'cancelled' } });
+      }
+    }
+  }
+
+  /** Streamed input fragment of a call whose complete input is not known yet. */
+  inputDelta(call: Call, delta: string, at: number, pos: InputPosition): void {
+    if (!call.terminal && !call.inputFinal) this.out.emit('tool.input.delta', this.env(call, at, pos), { delta });
+  }
+
+  /** The call is running (tool_progress, bash_progress, waits). */
+  progress(call: Call, body: { message?: string; outputDelta?: string; elapsedMs?: number }, at: number, pos: InputPosition): void {
+    if (!call.terminal) this.out.emit('tool.progress', this.env(call, at, pos), body);
+  }
+}
+
+/** `permission_decision` (stream-json) / `permissionDecision` (transcript) → metadata.approval. */
+export function approvalOf(...decisions: unknown[]): Obj | undefined {
+  for (const d of decisions) {
+    const o = obj(d);
+    if (!o || !s(o.decision)) continue;
+    const out: Obj = { decision: o.decision };
+    if (s(o.source)) out.source = o.source;
+    const reasonType = s(o.reason_type) ?? s(o.reasonType);
+    if (reasonType) out.reasonType = reasonType;
+    if (s(o.ruleSource)) out.ruleSource = o.ruleSource;
+    return out;
+  }
+  return undefined;
+}
+
+/** Provider-reported duration in a structured result (Task, Glob, WebFetch, WebSearch). */
+function elapsedOf(structured: unknown): number | undefined {
+  const o = obj(structured);
+  if (!o) return undefined;
+  const ms = num(o.totalDurationMs) ?? num(o.durationMs);
+  if (ms !== undefined && ms >= 0) return ms;
+  const secs = num(o.durationSeconds);
+  return secs !== undefined && secs >= 0 ? Math.round(secs * 1000) : undefined;
+}
+
+/** Server-tool result blocks (`web_search_tool_result`…) signal failure in their content. */
+function serverToolError(block: Obj): string | undefined {
+  if (block.type === 'tool_result') return undefined;
+  const content = obj(block.content);
+  if (content && typeof content.type === 'string' && content.type.endsWith('_error')) return `${content.type}: ${String(content.error_code ?? 'unknown error')}`;
+  return undefined;
+}

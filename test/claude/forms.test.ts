@@ -174,6 +174,15 @@ describe('partial messages', () => {
     expect(byId(r.parts, 't1')).toMatchObject({ state: 'complete', title: 'Say hi', input: full });
   });
 
+  it('re-splits a streamed MCP name when the complete frame brings tool_use_meta', () => {
+    const r = run([
+      init(),
+      ev({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'm1', name: 'mcp__a__b__c', input: {} } }),
+      { ...useMsg('m1', 'mcp__a__b__c', { x: 1 }), tool_use_meta: [{ id: 'm1', display_name: 'C', server_display_name: 'a', tool_name: 'b__c' }] },
+    ]);
+    expect(byId(r.parts, 'm1')).toMatchObject({ name: 'b__c', metadata: { mcp: { server: 'a', tool: 'b__c' } }, input: { x: 1 } });
+  });
+
   it('uses the streamed fragments as the input when no complete frame follows', () => {
     const r = run([
       init(),

@@ -23,7 +23,7 @@ export interface Call {
   readonly sessionId: string;
   readonly rawName: string;
   readonly spec?: ToolSpec;
-  readonly mcp?: McpName;
+  mcp?: McpName;
   kind: ToolKind;
   title: string;
   /** The complete input is known (not just streamed fragments). */
@@ -86,7 +86,7 @@ export class CallTracker {
   start(id: string, rawName: string, input: unknown, blockType: string, frame: Frame, how: { final: boolean; metaTool?: string; frameUuid?: string }): void {
     const existing = this.calls.get(id);
     if (existing) {
-      if (!existing.terminal && how.final && !existing.inputFinal) this.refine(existing, input, frame.at, frame.pos);
+      if (!existing.terminal && how.final && !existing.inputFinal) this.refine(existing, input, frame.at, frame.pos, how.metaTool);
       if (!existing.parentId && frame.parentId && frame.parentId !== id) this.setParent(existing, frame.parentId, frame.at);
       return;
     }
@@ -139,13 +139,19 @@ export class CallTracker {
   }
 
   /** The complete input arrived (after streamed fragments): new input, and a better title. */
-  refine(call: Call, input: unknown, at: number, pos?: InputPosition): void {
+  refine(call: Call, input: unknown, at: number, pos?: InputPosition, metaTool?: string): void {
     call.inputFinal = true;
-    const identity = identify(call.rawName, input, this.titleContext(call.sessionId, call.cwd));
-    const body: { input: unknown; title?: string } = { input };
+    const identity = identify(call.rawName, input, { ...this.titleContext(call.sessionId, call.cwd), mcpMetaTool: metaTool });
+    const body: { input: unknown; title?: string; name?: string; metadata?: ToolMetadata } = { input };
     if (identity.title !== call.title) {
       call.title = identity.title;
       body.title = identity.title;
+    }
+    // The complete frame's tool_use_meta can split an MCP name differently than the stream could.
+    if (identity.mcp && (identity.mcp.server !== call.mcp?.server || identity.mcp.tool !== call.mcp?.tool)) {
+      call.mcp = identity.mcp;
+      body.name = identity.name;
+      body.metadata = { mcp: identity.mcp };
     }
     if (call.kind === 'subagent') this.agents.rememberTask(call.id, obj(input)?.prompt);
     this.out.emit('tool.updated', this.env(call, at, pos), body);

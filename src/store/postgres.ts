@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { ToolEvent } from '../contract/index.js';
 import { pendingMigrations, type Migration } from './migrations.js';
 import { postgresMigrations } from './postgres-schema.js';
+import { batchedEvents } from './batches.js';
 import { batchTimes, checkExpectedSeq, eventRow, storedEvent, StoreCorruptionError } from './serial.js';
 import { ConcurrencyError, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
 import { assertAppendable } from './validate.js';
@@ -160,31 +161,37 @@ export class PostgresEventStore implements EventStore {
     return { sessionId, firstSeq: expectedSeq + 1, lastSeq: expectedSeq + n };
   }
 
-  async *read(sessionId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {
-    this.open();
-    const head = await this.head(sessionId);
-    const from = Math.max(1, options.fromSeq ?? 1);
-    const to = Math.min(head, options.toSeq ?? head);
-    const batch = Math.max(1, options.batchSize ?? 1000);
-    // Seqs are gapless, so the next range is known before this one arrives: keep one query in
-    // flight while the caller consumes the current batch.
-    const fetch = (a: number) => {
-      const p = this.pool.query({ text: this.sql.range, values: [sessionId, a, Math.min(to, a + batch - 1)], rowMode: 'array' });
-      p.catch(() => {}); // observed below; this only keeps an abandoned prefetch from crashing the process
-      return p;
-    };
-    let next = from <= to ? fetch(from) : undefined;
-    for (let a = from; a <= to; a += batch) {
-      const b = Math.min(to, a + batch - 1);
-      const res = await next!;
-      next = a + batch <= to ? fetch(a + batch) : undefined;
-      const rows = res.rows as [number, string][];
-      for (let k = 0; k <= b - a; k++) {
-        const row = rows[k];
-        if (!row || row[0] !== a + k) throw new StoreCorruptionError(sessionId, a + k, this.where);
-        yield storedEvent(row[1], row[0]);
-      }
-    }
+  read(sessionId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {
+    return batchedEvents(async () => {
+      this.open();
+      const head = await this.head(sessionId);
+      let a = Math.max(1, options.fromSeq ?? 1);
+      const to = Math.min(head, options.toSeq ?? head);
+      const batch = Math.max(1, options.batchSize ?? 1000);
+      // Seqs are gapless, so the next range is known before this one arrives: keep one query in
+      // flight while the caller consumes the current batch.
+      const fetch = (from: number) => {
+        const p = this.pool.query({ text: this.sql.range, values: [sessionId, from, Math.min(to, from + batch - 1)], rowMode: 'array' });
+        p.catch(() => {}); // awaited below; this only keeps an abandoned prefetch from crashing the process
+        return p;
+      };
+      let next = a <= to ? fetch(a) : undefined;
+      return async () => {
+        if (a > to) return undefined;
+        const b = Math.min(to, a + batch - 1);
+        const res = await next!;
+        next = b + 1 <= to ? fetch(b + 1) : undefined;
+        const rows = res.rows as [number, string][];
+        const out: StoredEvent[] = new Array(b - a + 1);
+        for (let k = 0; k <= b - a; k++) {
+          const row = rows[k];
+          if (!row || row[0] !== a + k) throw new StoreCorruptionError(sessionId, a + k, this.where);
+          out[k] = storedEvent(row[1], row[0]);
+        }
+        a = b + 1;
+        return out;
+      };
+    });
   }
 
   async head(sessionId: string): Promise<number> {

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ToolEvent } from '../contract/index.js';
 import { pendingMigrations, type Migration } from './migrations.js';
+import { batchedEvents } from './batches.js';
 import { batchTimes, checkExpectedSeq, eventRow, storedEvent, StoreCorruptionError, type EventRow } from './serial.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { ConcurrencyError, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
@@ -27,6 +28,9 @@ export interface SqliteStoreOptions {
   /** Schema migrations (tests inject extra versions; default: the released list). */
   migrations?: readonly Migration[];
 }
+
+/** Rows per multi-row INSERT. */
+const INSERT_CHUNK = 64;
 
 interface StreamRow {
   id: number;
@@ -84,6 +88,7 @@ export class SqliteEventStore implements EventStore {
       newStream: db.prepare('INSERT INTO streams (session_id, head, first_at, last_at) VALUES (?, 0, NULL, NULL)'),
       setHead: db.prepare('UPDATE streams SET head = ?, first_at = coalesce(first_at, ?), last_at = coalesce(?, last_at) WHERE id = ?'),
       insert: db.prepare('INSERT INTO events (stream, seq, type, part_id, at, body) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertChunk: db.prepare(`INSERT INTO events (stream, seq, type, part_id, at, body) VALUES ${Array(INSERT_CHUNK).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`),
       range: db.prepare('SELECT seq, body FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq').raw(),
       sessions: db.prepare('SELECT session_id, head, first_at, last_at FROM streams ORDER BY id').raw(),
       saveSnapshot: db.prepare('INSERT OR REPLACE INTO snapshots (session_id, seq, data, saved_at) VALUES (?, ?, ?, ?)'),
@@ -95,7 +100,22 @@ export class SqliteEventStore implements EventStore {
       const head = stream?.head ?? 0;
       if (head !== expectedSeq) throw new ConcurrencyError(sessionId, expectedSeq, head);
       if (!stream) stream = { id: Number(q.newStream.run(sessionId).lastInsertRowid), head: 0 };
-      for (let i = 0; i < rows.length; i++) {
+      // Many rows per statement: a third less work per event than one INSERT each.
+      let i = 0;
+      const args: unknown[] = new Array(INSERT_CHUNK * 6);
+      for (; i + INSERT_CHUNK <= rows.length; i += INSERT_CHUNK) {
+        for (let j = 0; j < INSERT_CHUNK; j++) {
+          const r = rows[i + j]!;
+          args[j * 6] = stream.id;
+          args[j * 6 + 1] = head + 1 + i + j;
+          args[j * 6 + 2] = r.type;
+          args[j * 6 + 3] = r.partId;
+          args[j * 6 + 4] = r.at;
+          args[j * 6 + 5] = r.body;
+        }
+        q.insertChunk.run(args);
+      }
+      for (; i < rows.length; i++) {
         const r = rows[i]!;
         q.insert.run(stream.id, head + 1 + i, r.type, r.partId, r.at, r.body);
       }
@@ -119,24 +139,31 @@ export class SqliteEventStore implements EventStore {
     return this.appendTx.immediate(sessionId, rows, expectedSeq);
   }
 
-  async *read(sessionId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {
-    this.open();
-    const stream = this.q.stream.get(sessionId) as StreamRow | undefined;
-    if (!stream) return;
-    // The head at the start bounds the read, as in the memory store: events appended meanwhile
-    // are for the next read (or for a follower).
-    const from = Math.max(1, options.fromSeq ?? 1);
-    const to = Math.min(stream.head, options.toSeq ?? stream.head);
-    const batch = Math.max(1, options.batchSize ?? 1000);
-    for (let a = from; a <= to; a += batch) {
-      const b = Math.min(to, a + batch - 1);
-      const rows = this.q.range.all(stream.id, a, b) as [number, string][];
-      for (let k = 0; k <= b - a; k++) {
-        const row = rows[k];
-        if (!row || row[0] !== a + k) throw new StoreCorruptionError(sessionId, a + k, this.path);
-        yield storedEvent(row[1], row[0]);
-      }
-    }
+  read(sessionId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {
+    return batchedEvents(() => {
+      this.open();
+      const stream = this.q.stream.get(sessionId) as StreamRow | undefined;
+      // The head at the start bounds the read, as in the memory store: events appended meanwhile
+      // are for the next read (or for a follower).
+      const head = stream?.head ?? 0;
+      let a = Math.max(1, options.fromSeq ?? 1);
+      const to = Math.min(head, options.toSeq ?? head);
+      const batch = Math.max(1, options.batchSize ?? 1000);
+      return () => {
+        if (a > to) return undefined;
+        this.open();
+        const b = Math.min(to, a + batch - 1);
+        const rows = this.q.range.all(stream!.id, a, b) as [number, string][];
+        const out: StoredEvent[] = new Array(b - a + 1);
+        for (let k = 0; k <= b - a; k++) {
+          const row = rows[k];
+          if (!row || row[0] !== a + k) throw new StoreCorruptionError(sessionId, a + k, this.path);
+          out[k] = storedEvent(row[1], row[0]);
+        }
+        a = b + 1;
+        return out;
+      };
+    });
   }
 
   async head(sessionId: string): Promise<number> {

@@ -9,6 +9,8 @@ import { detectAdapter } from '../../src/adapters/registry.js';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
 import { NormalizePipeline } from '../../src/pipeline/normalize.js';
 import { collect, splitLines } from '../../src/pipeline/collect.js';
+import { decodeFrames } from '../../src/acp/decode.js';
+import { officialAcpErrors, paramsOf } from '../helpers/acp-schema.js';
 import { CORPUS, corpusAvailable, corpusFiles } from '../helpers/corpus.js';
 
 type Obj = Record<string, unknown>;
@@ -130,6 +132,20 @@ describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
     it('--from auto picks the opencode adapter', () => {
       const sample = splitLines(text).map((l) => l.text).filter((l) => l.trim()).slice(0, 20);
       expect(detectAdapter({ lines: sample, file: rel })?.adapter.id).toBe('opencode');
+    });
+
+    it('--to acp: every frame validates against the official ACP schema and decodes back to the parts', () => {
+      const frames: unknown[] = [];
+      const p = new NormalizePipeline(opencodeAdapter, { to: 'acp', clock: () => 0 }, { output: (x) => frames.push(x), diagnostic: () => {} });
+      p.beginFile(rel);
+      for (const [i, l] of splitLines(text).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: rel });
+      p.endFile(rel);
+      p.end();
+      for (const f of frames) expect(officialAcpErrors(paramsOf(f))).toEqual([]);
+      const decoded = decodeFrames(frames);
+      expect(decoded.diagnostics).toEqual([]);
+      const sortById = (ps: NormalizedToolPart[]) => JSON.parse(JSON.stringify([...ps].sort((a, b) => a.id.localeCompare(b.id)))) as unknown;
+      expect(sortById(decoded.parts)).toEqual(sortById(r.parts));
     });
 
     it('the streaming pipeline prints the same parts', () => {

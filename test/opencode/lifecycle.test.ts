@@ -16,11 +16,11 @@ describe('OpenCode states → toolnorm states', () => {
       partUpdated(toolPart('prt_1', 'bash', completed(BASH, 'line 1\nline 2\n', { title: 'npm test', metadata: { output: 'line 1\nline 2\n', exit: 0, truncated: false } })), 1500),
     ];
     const r = normalize(sse(seq));
-    expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.progress', 'tool.progress', 'tool.progress', 'tool.completed']);
+    // The pending state is announced with the running state's input (one event fewer), at the pending time.
+    expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.progress', 'tool.progress', 'tool.progress', 'tool.completed']);
     const started = r.events[0]!;
-    expect(started).toMatchObject({ type: 'tool.started', partId: 'prt_1', sessionId: SES, at: 900, name: 'bash', kind: 'bash', input: {} });
-    expect(r.events[1]).toMatchObject({ type: 'tool.updated', input: BASH, title: 'Run the tests' });
-    expect(r.events.slice(2, 5).map((e) => (e as { outputDelta?: string }).outputDelta)).toEqual([undefined, 'line 1\n', 'line 2\n']);
+    expect(started).toMatchObject({ type: 'tool.started', partId: 'prt_1', sessionId: SES, at: 900, name: 'bash', kind: 'bash', input: BASH, title: 'Run the tests' });
+    expect(r.events.slice(1, 4).map((e) => (e as { outputDelta?: string }).outputDelta)).toEqual([undefined, 'line 1\n', 'line 2\n']);
     const p = r.parts[0]!;
     expect(p).toMatchObject({ id: 'prt_1', state: 'complete', title: 'Run the tests', input: BASH, output: { text: 'line 1\nline 2\n', structured: { exit: 0, truncated: false } } });
     expect(p.metadata).toMatchObject({ provider: 'opencode', rawType: 'bash', callId: 'call_prt_1', cwd: CWD, exitCode: 0 });
@@ -87,6 +87,23 @@ describe('OpenCode states → toolnorm states', () => {
     expect(r.diagnostics).toEqual([]);
   });
 
+  it('a permission request for a call still pending announces it first (no event before tool.started)', () => {
+    const seq = [
+      partUpdated(toolPart('prt_7b', 'edit', pending())),
+      busEvent('permission.asked', { id: 'per_2', sessionID: SES, permission: 'edit', patterns: ['a.ts'], metadata: {}, always: [], tool: { messageID: MSG, callID: 'call_prt_7b' } }),
+      partUpdated(toolPart('prt_7b', 'edit', failed({ filePath: 'a.ts' }, 'The user rejected permission to use this specific tool call.'))),
+    ];
+    const r = normalize(sse(seq));
+    expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.updated', 'tool.failed']);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.parts[0]).toMatchObject({ state: 'error', error: { code: 'denied' }, metadata: { approval: { status: 'asked', requestId: 'per_2' } } });
+  });
+
+  it('calls still pending at the end are started in the order OpenCode created them', () => {
+    const r = normalize(sse([partUpdated(toolPart('prt_p1', 'read', pending())), partUpdated(toolPart('prt_p2', 'grep', pending())), partUpdated(toolPart('prt_p1', 'read', pending()))]));
+    expect(r.parts.map((p) => [p.id, p.state])).toEqual([['prt_p1', 'started'], ['prt_p2', 'started']]);
+  });
+
   it('the invalid tool → unknown_tool, named after what the model asked for; the mid-life rename is an update', () => {
     const asked = { tool: 'no_such_tool', error: "Model tried to call unavailable tool 'no_such_tool'. Available tools: bash, read." };
     const seq = [
@@ -95,10 +112,19 @@ describe('OpenCode states → toolnorm states', () => {
       partUpdated(toolPart('prt_8', 'invalid', completed(asked, `The arguments provided to the tool are invalid: ${asked.error}`, { title: 'Invalid Tool' }))),
     ];
     const r = normalize(sse(seq));
-    expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.progress', 'tool.failed']);
-    expect(r.events[1]).toMatchObject({ kind: 'unknown', title: 'Calling unavailable tool no_such_tool', metadata: { rawType: 'invalid', requestedTool: 'no_such_tool' } });
+    expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.progress', 'tool.failed']);
+    expect(r.events[0]).toMatchObject({ name: 'no_such_tool', kind: 'unknown', title: 'Calling unavailable tool no_such_tool', metadata: { rawType: 'invalid', requestedTool: 'no_such_tool' } });
     const p = r.parts[0]!;
     expect(r.parts).toHaveLength(1);
+    // Announced while still pending (another call started in between): the rename is a tool.updated.
+    const other = partUpdated(toolPart('prt_other', 'read', running({ filePath: '/a' })));
+    const r2 = normalize(sse([seq[0]!, other, ...seq.slice(1)]));
+    const ours = r2.events.filter((e) => e.partId === 'prt_8');
+    expect(ours.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.progress', 'tool.failed']);
+    expect(ours[0]).toMatchObject({ name: 'no_such_tool', kind: 'mcp', metadata: { rawType: 'no_such_tool' } });
+    expect(ours[1]).toMatchObject({ kind: 'unknown', title: 'Calling unavailable tool no_such_tool', metadata: { rawType: 'invalid', requestedTool: 'no_such_tool' } });
+    expect(r2.sessions.get(SES)!.map((x) => x.id)).toEqual(['prt_8', 'prt_other']);
+    expect(r2.parts.find((x) => x.id === 'prt_8')).toEqual(p);
     expect(p).toMatchObject({ id: 'prt_8', name: 'no_such_tool', kind: 'unknown', state: 'error', input: asked });
     expect(p.state === 'error' && p.error).toEqual({ message: `The arguments provided to the tool are invalid: ${asked.error}`, code: 'unknown_tool', details: { requestedTool: 'no_such_tool', reason: asked.error } });
   });

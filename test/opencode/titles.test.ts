@@ -107,9 +107,17 @@ describe('titles', () => {
   });
 
   it('titles follow the input as it arrives: pending fallback, then the running input', () => {
-    const r = normalize(sse([partUpdated(toolPart('prt_x', 'read', pending())), partUpdated(toolPart('prt_x', 'read', running({ filePath: '/a/b.txt' })))]));
-    expect(r.events[0]).toMatchObject({ type: 'tool.started', title: 'Reading a file' });
-    expect(r.events[1]).toMatchObject({ type: 'tool.updated', title: 'Reading /a/b.txt' });
+    const pendingOnly = normalize(sse([partUpdated(toolPart('prt_x', 'read', pending()))]));
+    expect(pendingOnly.parts[0]).toMatchObject({ state: 'started', title: 'Reading a file' });
+    const both = normalize(sse([partUpdated(toolPart('prt_x', 'read', pending())), partUpdated(toolPart('prt_x', 'read', running({ filePath: '/a/b.txt' })))]));
+    expect(both.events[0]).toMatchObject({ type: 'tool.started', title: 'Reading /a/b.txt' });
+    const announced = normalize(sse([
+      partUpdated(toolPart('prt_x', 'read', pending())),
+      partUpdated(toolPart('prt_y', 'bash', running({ command: 'ls' }))),
+      partUpdated(toolPart('prt_x', 'read', running({ filePath: '/a/b.txt' }))),
+    ]));
+    expect(announced.events[0]).toMatchObject({ type: 'tool.started', partId: 'prt_x', title: 'Reading a file' });
+    expect(announced.events.find((e) => e.partId === 'prt_x' && e.type === 'tool.updated')).toMatchObject({ title: 'Reading /a/b.txt', input: { filePath: '/a/b.txt' } });
   });
 });
 

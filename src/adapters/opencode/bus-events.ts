@@ -28,7 +28,11 @@ const session: Handler = (t, p) => {
 
 export const BUS_HANDLERS: Readonly<Record<string, Handler>> = {
   // v1: {part, delta?}; 1.18.33 / v2: {sessionID, part, time}.
-  'message.part.updated': (t, p, ctx) => t.part(p.part, text(p.sessionID), { ...ctx, at: num(p.time) ?? ctx.at }),
+  'message.part.updated': (t, p, ctx) => {
+    const time = num(p.time);
+    if (time !== undefined) ctx.at = time;
+    t.part(p.part, text(p.sessionID), ctx);
+  },
   'session.created': session,
   'session.updated': session,
   'message.updated': (t, p) => {

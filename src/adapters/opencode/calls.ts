@@ -80,6 +80,7 @@ export class Calls {
   private readonly closed = new Map<string, RawStatus>();
   private readonly byCall = new Map<string, string>();
   private readonly byRequest = new Map<string, string>();
+  private readonly deferred = new Map<string, { view: ToolPartView; ctx: ApplyContext }>();
   readonly sessions: Sessions;
 
   constructor(private readonly out: EventEmitterFor, private readonly names: ToolNames, private readonly opts: CallsOptions) {
@@ -87,6 +88,7 @@ export class Calls {
       {
         parent: (sessionId, partId, parentId) => this.out.emit('tool.updated', { sessionId, partId, at: this.opts.clock() }, { metadata: { parentId } }),
         child: (task: TaskRef, childSessionId) => {
+          this.ensureStarted(task.partId);
           const call = this.open.get(task.partId);
           if (call) call.metaKeys.childSessionId = keyOf(childSessionId);
           this.out.emit('tool.updated', { sessionId: task.sessionId, partId: task.partId, at: this.opts.clock() }, { metadata: { childSessionId } });
@@ -97,20 +99,11 @@ export class Calls {
   }
 
   get openCount(): number {
-    return this.open.size;
+    return this.open.size + this.deferred.size;
   }
 
   private titleContext(sessionId: string, view: ToolPartView): TitleContext {
-    const cwd = this.sessions.cwdOf(sessionId);
-    const hint = usableTitle(view.title);
-    return {
-      path: (p) => {
-        if (cwd) return displayPath(p, cwd);
-        // Without a cwd (run JSON carries none), OpenCode's own title of a file tool is the
-        // worktree-relative path: use it when the input path ends with it.
-        return hint && p.endsWith(`/${hint}`) ? hint : p;
-      },
-    };
+    return new PathView(this.sessions.cwdOf(sessionId), usableTitle(view.title));
   }
 
   private describe(view: ToolPartView, sessionId: string): Description {
@@ -156,10 +149,30 @@ export class Calls {
       return;
     }
     let call = this.open.get(view.id);
-    const sessionId = call?.sessionId ?? ctx.sessionId;
-    const d = this.describe(view, sessionId);
-    if (!call) call = this.start(view, ctx, sessionId, d);
-    else this.refine(view, ctx, call, d);
+    let d: Description;
+    if (!call) {
+      const waiting = this.deferred.get(view.id);
+      if (view.status === 'pending') {
+        if (waiting) waiting.view = view;
+        else this.defer(view, ctx);
+        return;
+      }
+      if (waiting) {
+        this.startDeferredBefore(view.id);
+        this.deferred.delete(view.id);
+      } else {
+        this.flush(); // seen before this one
+      }
+      const sessionId = waiting?.ctx.sessionId ?? ctx.sessionId;
+      d = this.describe(view, sessionId);
+      // A call seen pending started then; one seen first in a later state started at its own start time.
+      const at = waiting ? waiting.ctx.at ?? waiting.view.start : view.start ?? ctx.at;
+      call = this.start(view, ctx, sessionId, d, at);
+    } else {
+      d = this.describe(view, call.sessionId);
+      this.refine(view, ctx, call, d);
+    }
+    const sessionId = call.sessionId;
     // After start: linking may emit updates on this very part.
     if (view.tool === 'task') this.sessions.onTask(sessionId, view.id, text(obj(view.input)?.description), d.meta.childSessionId);
 
@@ -176,11 +189,50 @@ export class Calls {
     }
   }
 
+  /**
+   * A pending state says only which tool, and the running state follows within milliseconds
+   * (notes §3), so the part is started once, with its input, when the next state arrives: one
+   * event fewer per call. Anything that needs the part earlier, and the end of input, starts it
+   * as it was when pending.
+   */
+  private defer(view: ToolPartView, ctx: ApplyContext): void {
+    this.deferred.set(view.id, { view, ctx });
+    if (view.messageId && view.callId) this.byCall.set(`${view.messageId}\u0000${view.callId}`, view.id);
+  }
+
+  private startDeferred(partId: string, w: { view: ToolPartView; ctx: ApplyContext }): void {
+    this.deferred.delete(partId);
+    const d = this.describe(w.view, w.ctx.sessionId);
+    this.start(w.view, w.ctx, w.ctx.sessionId, d, w.ctx.at ?? w.view.start);
+    if (w.view.tool === 'task') this.sessions.onTask(w.ctx.sessionId, partId, undefined, undefined);
+  }
+
+  /** Parts deferred before `partId` start first, so parts keep the order OpenCode created them in. */
+  private startDeferredBefore(partId: string): void {
+    for (const [id, w] of this.deferred) {
+      if (id === partId) break;
+      this.startDeferred(id, w);
+    }
+  }
+
+  /** Starts a deferred part now (something refers to it). */
+  private ensureStarted(partId: string): void {
+    const w = this.deferred.get(partId);
+    if (!w) return;
+    this.startDeferredBefore(partId);
+    this.startDeferred(partId, w);
+  }
+
+  /** End of input: every part still pending is started as it is. */
+  flush(): void {
+    for (const [id, w] of this.deferred) this.startDeferred(id, w);
+  }
+
   private env(sessionId: string, partId: string, at: number | undefined, ctx: { pos?: InputPosition }) {
     return { sessionId, partId, at: at ?? this.opts.clock(), ...(ctx.pos ? { pos: ctx.pos } : {}) };
   }
 
-  private start(view: ToolPartView, ctx: ApplyContext, sessionId: string, d: Description): OpenCall {
+  private start(view: ToolPartView, ctx: ApplyContext, sessionId: string, d: Description, at: number | undefined): OpenCall {
     const metadata: ToolMetadata = { provider: 'opencode', ...d.meta };
     if (view.callId) metadata.callId = view.callId;
     const cwd = this.sessions.cwdOf(sessionId);
@@ -188,7 +240,6 @@ export class Calls {
     if (view.partMetadata?.providerExecuted === true) metadata.providerExecuted = true;
     const parentId = this.sessions.parentFor(sessionId, view.id);
     if (parentId) metadata.parentId = parentId;
-    const at = view.status === 'pending' ? ctx.at ?? view.start : view.start ?? ctx.at;
     this.out.emit('tool.started', this.env(sessionId, view.id, at, ctx), { name: d.name, kind: d.kind, title: d.title, input: d.input, metadata });
     const call: OpenCall = {
       sessionId,
@@ -196,7 +247,7 @@ export class Calls {
       kind: d.kind,
       title: d.title,
       inputKey: keyOf(d.input),
-      metaKeys: Object.fromEntries(MUTABLE_META.map((k) => [k, keyOf(d.meta[k])])),
+      metaKeys: metaKeysOf(d.meta),
       running: false,
       streamed: '',
     };
@@ -234,7 +285,6 @@ export class Calls {
     const env = this.env(sessionId, view.id, view.end ?? ctx.at, ctx);
     const ran = view.start !== undefined && view.end !== undefined && view.end >= view.start && !view.neverRan;
     const elapsed = ran ? { elapsedMs: view.end! - view.start! } : {};
-    const withMeta = (m: ToolMetadata) => (Object.keys(m).length ? { metadata: m } : {});
     if (d.invalid) {
       const message = view.output ?? view.error ?? d.invalid.error ?? `the model called ${d.name}, which is not available`;
       const details: Obj = {};
@@ -273,6 +323,7 @@ export class Calls {
     const requestId = text(p.id);
     if (!messageId || !callId) return; // not about a tool call
     const partId = this.byCall.get(`${messageId}\u0000${callId}`);
+    if (partId) this.ensureStarted(partId);
     const call = partId ? this.open.get(partId) : undefined;
     if (!partId || !call) {
       this.out.diagnostic('unknown_part', `permission request ${requestId ?? '(no id)'} names tool call ${callId}, which is not an open tool part here`, ctx.pos);
@@ -305,10 +356,32 @@ export class Calls {
 
   /** `message.part.removed` for a tool part still open: reported, the part itself stays. */
   partRemoved(partId: string | undefined, ctx: Omit<ApplyContext, 'sessionId'>): void {
-    if (partId && this.open.has(partId)) {
+    if (partId && (this.open.has(partId) || this.deferred.has(partId))) {
       this.out.diagnostic('part_removed', `OpenCode removed tool part ${partId} before it finished (revert or undo); the part is kept in its last state`, ctx.pos, { partId });
     }
   }
+}
+
+/** Paths in titles: relative to the session cwd when known. */
+class PathView implements TitleContext {
+  constructor(private readonly cwd: string | undefined, private readonly hint: string | undefined) {}
+
+  path(p: string): string {
+    if (this.cwd) return displayPath(p, this.cwd);
+    // Without a cwd (run JSON carries none), OpenCode's own title of a file tool is the
+    // worktree-relative path: use it when the input path ends with it.
+    return this.hint && p.endsWith(`/${this.hint}`) ? this.hint : p;
+  }
+}
+
+function metaKeysOf(meta: ToolMetadata): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const k of MUTABLE_META) keys[k] = keyOf(meta[k]);
+  return keys;
+}
+
+function withMeta(m: ToolMetadata): { metadata?: ToolMetadata } {
+  return Object.keys(m).length ? { metadata: m } : {};
 }
 
 /** `state.metadata.actionDescriptor`: the seed's preferred title, when a tool provides one. */

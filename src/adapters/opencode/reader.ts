@@ -25,14 +25,23 @@ const OTHER_PART_TYPES: ReadonlySet<string> = new Set(['text', 'reasoning', 'fil
 /** Recently seen bus event ids: `/global/event` repeats every durable event as a `sync` payload. */
 class RecentIds {
   private readonly set = new Set<string>();
-  private readonly order: string[] = [];
-  constructor(private readonly capacity = 1024) {}
+  private readonly ring: (string | undefined)[];
+  private next = 0;
+  constructor(capacity = 1024) {
+    this.ring = new Array<string | undefined>(capacity);
+  }
+  has(id: string): boolean {
+    return this.set.has(id);
+  }
+
   /** True when `id` was seen recently; remembers it otherwise. */
   seen(id: string): boolean {
     if (this.set.has(id)) return true;
+    const old = this.ring[this.next];
+    if (old !== undefined) this.set.delete(old);
+    this.ring[this.next] = id;
+    this.next = (this.next + 1) % this.ring.length;
     this.set.add(id);
-    this.order.push(id);
-    if (this.order.length > this.capacity) this.set.delete(this.order.shift()!);
     return false;
   }
 }
@@ -44,6 +53,8 @@ export class OpenCodeReader implements BusTarget {
   private sse: SseFramer;
   private doc: { text: string; pos: InputPosition }[] = [];
   private readonly recent = new RecentIds();
+  /** Per event type: skipped without parsing (nothing to read) or not. */
+  private readonly skipType = new Map<string, boolean>();
   private readonly clock: () => number;
 
   constructor(private readonly out: EventEmitterFor, private readonly options: AdapterOptions) {
@@ -55,6 +66,7 @@ export class OpenCodeReader implements BusTarget {
   private newFramer(): SseFramer {
     return new SseFramer({
       data: (value, pos, event) => this.value(value, pos, event),
+      skip: (data) => this.skippable(data),
       malformed: (t, reason, pos) => this.out.malformed(t, reason, pos),
     });
   }
@@ -113,6 +125,34 @@ export class OpenCodeReader implements BusTarget {
     this.value(v, pos);
   }
 
+  /**
+   * Most of a busy `/event` stream is text deltas, heartbeats, status and catalog events, and
+   * updates of text parts. Their type sits at the head of the line (OpenCode writes `id` then
+   * `type`, or the global envelope then `payload`), so they are recognised without parsing. A
+   * skipped line is never read, so beyond ending in `}` it is not checked for being valid JSON.
+   */
+  private skippable(data: string): boolean {
+    // A line cut short is left to the parser, which reports it.
+    if (data.charCodeAt(data.length - 1) !== 0x7d /* } */) return false;
+    let type = headType(data);
+    if (type === undefined) return false;
+    if (type === 'sync') {
+      const sync = SYNC_HEAD.exec(data);
+      if (!sync) return false;
+      if (this.recent.has(sync[1]!)) return true;
+      type = sync[2]!.replace(/\.\d+$/, '');
+    }
+    if (type === 'message.part.updated') return !data.includes('"tool"');
+    // Repeats of session and message info only matter until the session's place is known.
+    if (type === 'session.updated' || type === 'message.updated') return this.calls.sessions.settled(sessionOfHead(data));
+    let skip = this.skipType.get(type);
+    if (skip === undefined) {
+      skip = !Object.hasOwn(BUS_HANDLERS, type) && !looksLikeToolEvent(type);
+      if (this.skipType.size < 512) this.skipType.set(type, skip);
+    }
+    return skip;
+  }
+
   private flushDocument(): void {
     if (!this.doc.length) return;
     const lines = this.doc;
@@ -150,7 +190,7 @@ export class OpenCodeReader implements BusTarget {
     if (obj(o.info) && Array.isArray(o.parts)) return this.message(o, undefined, pos);
     const type = text(o.type) ?? sseEvent;
     if (type && RUN_LINE_TYPES.has(type) && !('properties' in o)) return this.runLine(o, type, pos);
-    if (type && ('properties' in o || type.includes('.'))) return this.busEvent({ ...o, type }, pos, {});
+    if (type && ('properties' in o || type.includes('.'))) return this.busEvent(o, type, pos, {});
     if (type === 'tool') return this.part(o, undefined, { pos });
     if (type) return; // a well-formed record of a type with no tool data
     this.out.malformed(JSON.stringify(o), 'a JSON object that is not an OpenCode event, run line, export or message', pos);
@@ -167,18 +207,17 @@ export class OpenCodeReader implements BusTarget {
       if (!sync) return;
       const id = text(sync.id);
       const type = (text(sync.type) ?? '').replace(/\.\d+$/, '');
-      return this.busEvent({ id, type, properties: obj(sync.data) ?? {} }, pos, ctx);
+      return this.busEvent({ id, properties: obj(sync.data) ?? {} }, type, pos, ctx);
     }
-    this.busEvent(payload, pos, ctx);
+    this.busEvent(payload, text(payload.type) ?? '', pos, ctx);
   }
 
-  private busEvent(e: Obj, pos: InputPosition, ctx: Omit<EventContext, 'pos'>): void {
+  private busEvent(e: Obj, type: string, pos: InputPosition, ctx: Omit<EventContext, 'pos'>): void {
     const id = text(e.id);
     if (id && this.recent.seen(id)) return;
-    const type = text(e.type) ?? '';
     const handler = Object.hasOwn(BUS_HANDLERS, type) ? BUS_HANDLERS[type] : undefined;
     const props = obj(e.properties) ?? {};
-    if (handler) return handler(this, props, { ...ctx, pos });
+    if (handler) return handler(this, props, { pos, at: ctx.at, directory: ctx.directory });
     if (looksLikeToolEvent(type)) {
       this.out.diagnostic('unknown_event', `OpenCode event "${type}" may carry tool data but is not read; tool calls are read from message.part.updated`, pos);
     }
@@ -225,12 +264,48 @@ export class OpenCodeReader implements BusTarget {
     }
     const sid = view.sessionId ?? this.fallbackSession();
     if (ctx.directory) this.calls.sessions.noteCwd(sid, ctx.directory);
-    this.calls.apply(view, { sessionId: sid, ...(ctx.at !== undefined ? { at: ctx.at } : {}), pos: ctx.pos });
+    this.calls.apply(view, { sessionId: sid, at: ctx.at, pos: ctx.pos });
   }
 
   end(): void {
     this.endFile();
+    this.calls.flush();
   }
+}
+
+const GLOBAL_HEAD = /^\{(?:"(?:directory|project|workspace)":"[^"\\]*",)*"payload":\{(?:"id":"[^"\\]*",)?"type":"([^"\\]+)"/;
+
+/**
+ * The event type at the head of a line, when the first key of the object (or of its `payload`)
+ * is `id` or `type`: OpenCode writes `{"id":"evt_…","type":"…"`. String scanning, no regex, on the
+ * common `/event` shape; the global envelope goes through GLOBAL_HEAD.
+ */
+function headType(data: string): string | undefined {
+  let at = 1;
+  if (data.startsWith('{"id":"')) {
+    const end = data.indexOf('"', 7);
+    if (end < 0 || data.charCodeAt(end - 1) === 0x5c /* \ */) return undefined;
+    at = end + 2;
+  }
+  if (data.startsWith('"type":"', at)) {
+    const start = at + 8;
+    const end = data.indexOf('"', start);
+    return end > start && data.charCodeAt(end - 1) !== 0x5c ? data.slice(start, end) : undefined;
+  }
+  return data.startsWith('{"directory":"') || data.startsWith('{"payload":') || data.startsWith('{"project":"') ? GLOBAL_HEAD.exec(data)?.[1] : undefined;
+}
+
+const SYNC_HEAD = /^[^]*?"payload":\{"type":"sync","syncEvent":\{"id":"([^"\\]+)","type":"([^"\\]+)"/;
+
+const PROPS_SESSION = '"properties":{"sessionID":"';
+
+/** The `properties.sessionID` at the head of a 1.18.33 event line, when it is there. */
+function sessionOfHead(data: string): string | undefined {
+  const at = data.indexOf(PROPS_SESSION);
+  if (at < 0 || at > 400) return undefined;
+  const start = at + PROPS_SESSION.length;
+  const end = data.indexOf('"', start);
+  return end > start ? data.slice(start, end) : undefined;
 }
 
 const parses = (t: string): boolean => {

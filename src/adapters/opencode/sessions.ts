@@ -78,6 +78,15 @@ export class Sessions {
     r.cwd ??= cwd;
   }
 
+  /**
+   * Nothing more to learn from this session's info: its cwd and whether it is a root are known,
+   * and a child is already linked to its task.
+   */
+  settled(sessionId: string | undefined): boolean {
+    const r = sessionId === undefined ? undefined : this.records.get(sessionId);
+    return !!r && !!r.cwd && (r.parent === null || (r.parent !== undefined && this.taskOf.has(sessionId!)));
+  }
+
   cwdOf(sessionId: string): string | undefined {
     const r = this.records.get(sessionId);
     if (r?.cwd) return r.cwd;

@@ -6,6 +6,8 @@ import type { InputPosition } from '../types.js';
 
 export interface SseSink {
   data(value: unknown, pos: InputPosition, event?: string): void;
+  /** True for a one-line data payload that is known to carry nothing of interest: it is not parsed. */
+  skip?(data: string): boolean;
   malformed(text: string, reason: string, pos: InputPosition): void;
 }
 
@@ -36,6 +38,7 @@ export class SseFramer {
 
   private dataLine(value: string, pos: InputPosition): void {
     if (this.pending.length === 0) {
+      if (this.sink.skip?.(value)) return;
       try {
         this.sink.data(JSON.parse(value), pos, this.event);
         return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isNormalizedToolPart } from '../../src/contract/index.js';
-import { outputDelta } from '../../src/adapters/opencode/calls.js';
+import { outputDelta } from '../../src/adapters/opencode/output.js';
 import { completed, CWD, failed, normalize, onlyPart, partUpdated, pending, running, SES, sessionCreated, sse, toolPart, busEvent, MSG } from './helpers.js';
 
 const BASH = { command: 'npm test', description: 'Run the tests' };

@@ -8,14 +8,12 @@
 // command that was killed (`exit: null` plus a `<shell_metadata>` note).
 import type { ToolKind, ToolMetadata } from '../../contract/index.js';
 import type { EventEmitterFor } from '../shared/emit.js';
-import { mcpTitle } from '../shared/mcp.js';
-import { displayPath, usableTitle } from '../shared/titles.js';
 import type { InputPosition } from '../types.js';
-import { errorCode, invalidCall, stoppedCommand } from './errors.js';
-import { completedOutput, terminalMetadata } from './output.js';
+import { describe, MUTABLE_META, type Description } from './describe.js';
+import { errorCode, stoppedCommand } from './errors.js';
+import { completedOutput, outputDelta, terminalMetadata } from './output.js';
 import { obj, text, type Obj, type RawStatus, type ToolPartView } from './part-view.js';
-import { childSessionInOutput, Sessions, type TaskRef } from './sessions.js';
-import { runningTitle, specTitle, type TitleContext } from './tool-table.js';
+import { Sessions, type TaskRef } from './sessions.js';
 import type { ToolNames } from './tool-names.js';
 
 export interface ApplyContext {
@@ -23,16 +21,6 @@ export interface ApplyContext {
   /** The time the transport gives this update (SSE `properties.time`, run `timestamp`). */
   at?: number;
   pos?: InputPosition;
-}
-
-interface Description {
-  name: string;
-  kind: ToolKind;
-  title: string;
-  input: unknown;
-  meta: ToolMetadata;
-  /** The invalid tool: the call the model asked for and why it could not run. */
-  invalid?: { tool?: string; error?: string; code: 'unknown_tool' | 'invalid_input' };
 }
 
 interface OpenCall {
@@ -51,23 +39,8 @@ interface OpenCall {
 }
 
 const TERMINAL: ReadonlySet<RawStatus> = new Set(['completed', 'error']);
-/** Metadata keys a later update may change; compared so only real changes are emitted. */
-const MUTABLE_META = ['rawType', 'mcp', 'childSessionId', 'task', 'requestedTool'] as const;
 
 const keyOf = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
-
-/** New streamed output since `prev`. OpenCode resends the whole (bounded, tail) preview each time. */
-export function outputDelta(prev: string, next: string): string {
-  if (next.startsWith(prev)) return next.slice(prev.length);
-  // A sliding tail: next = prev.slice(d) + added. The smallest such d keeps the most overlap.
-  const head = next.slice(0, 64);
-  if (head) {
-    for (let d = prev.indexOf(head, 1); d >= 0; d = prev.indexOf(head, d + 1)) {
-      if (next.startsWith(prev.slice(d))) return next.slice(prev.length - d);
-    }
-  }
-  return next;
-}
 
 export interface CallsOptions {
   clock: () => number;
@@ -98,46 +71,8 @@ export class Calls {
     );
   }
 
-  get openCount(): number {
-    return this.open.size + this.deferred.size;
-  }
-
-  private titleContext(sessionId: string, view: ToolPartView): TitleContext {
-    return new PathView(this.sessions.cwdOf(sessionId), usableTitle(view.title));
-  }
-
   private describe(view: ToolPartView, sessionId: string): Description {
-    const ctx = this.titleContext(sessionId, view);
-    const meta: ToolMetadata = { rawType: view.tool };
-    const descriptor = actionDescriptor(view.metadata);
-    if (view.tool === 'invalid') {
-      const asked = invalidCall(view.input);
-      if (asked.tool) meta.requestedTool = asked.tool;
-      const requested = asked.tool ? this.names.identify(asked.tool) : undefined;
-      const unavailable = !requested?.spec && !requested?.mcp || /unavailable tool/i.test(asked.error ?? '');
-      const code = unavailable ? 'unknown_tool' : 'invalid_input';
-      const name = asked.tool ?? 'invalid';
-      const kind: ToolKind = unavailable ? 'unknown' : requested!.kind;
-      const title = descriptor ?? (unavailable ? specTitle(this.names.identify('invalid').spec!, view.input, ctx) : requested!.spec ? requested!.spec.fallback : runningTitle(name));
-      return { name, kind, title, input: view.input, meta, invalid: { ...asked, code } };
-    }
-    const id = this.names.identify(view.tool);
-    if (id.mcp) meta.mcp = id.mcp;
-    let title: string;
-    if (descriptor) title = descriptor;
-    else if (id.mcp) title = mcpTitle(id.mcp.server, id.mcp.tool, view.input);
-    else if (id.spec) title = specTitle(id.spec, view.input, ctx);
-    else title = usableTitle(view.title) ?? runningTitle(id.name);
-    if (id.kind === 'subagent' && view.tool === 'task') {
-      const child = text(view.metadata.sessionId) ?? childSessionInOutput(view.output);
-      if (child) meta.childSessionId = child;
-      const input = obj(view.input) ?? {};
-      const task: Obj = {};
-      if (text(input.subagent_type)) task.agent = input.subagent_type;
-      if (obj(view.metadata.model)) task.model = view.metadata.model;
-      if (Object.keys(task).length) meta.task = task;
-    }
-    return { name: id.name, kind: id.kind, title, input: view.input, meta };
+    return describe(view, this.names, this.sessions.cwdOf(sessionId));
   }
 
   apply(view: ToolPartView, ctx: ApplyContext): void {
@@ -306,8 +241,7 @@ export class Calls {
     } else {
       const message = view.error?.trim() ? view.error : 'the tool call failed without an error message';
       const code = errorCode(message, { metadata: view.metadata, permissionReply: call.permissionReply });
-      const extra = { ...view.metadata };
-      const details = Object.keys(extra).length ? { details: { metadata: extra } } : {};
+      const details = Object.keys(view.metadata).length ? { details: { metadata: view.metadata } } : {};
       this.out.emit('tool.failed', env, { error: { message, code, ...details }, ...elapsed, ...withMeta(terminalMetadata(view)) });
     }
     this.closed.set(view.id, view.status);
@@ -362,18 +296,6 @@ export class Calls {
   }
 }
 
-/** Paths in titles: relative to the session cwd when known. */
-class PathView implements TitleContext {
-  constructor(private readonly cwd: string | undefined, private readonly hint: string | undefined) {}
-
-  path(p: string): string {
-    if (this.cwd) return displayPath(p, this.cwd);
-    // Without a cwd (run JSON carries none), OpenCode's own title of a file tool is the
-    // worktree-relative path: use it when the input path ends with it.
-    return this.hint && p.endsWith(`/${this.hint}`) ? this.hint : p;
-  }
-}
-
 function metaKeysOf(meta: ToolMetadata): Record<string, string> {
   const keys: Record<string, string> = {};
   for (const k of MUTABLE_META) keys[k] = keyOf(meta[k]);
@@ -382,12 +304,4 @@ function metaKeysOf(meta: ToolMetadata): Record<string, string> {
 
 function withMeta(m: ToolMetadata): { metadata?: ToolMetadata } {
   return Object.keys(m).length ? { metadata: m } : {};
-}
-
-/** `state.metadata.actionDescriptor`: the seed's preferred title, when a tool provides one. */
-function actionDescriptor(metadata: Obj): string | undefined {
-  const a = metadata.actionDescriptor;
-  if (typeof a === 'string') return usableTitle(a);
-  const o = obj(a);
-  return o ? usableTitle(o.title) ?? usableTitle(o.text) ?? usableTitle(o.label) ?? usableTitle(o.description) : undefined;
 }

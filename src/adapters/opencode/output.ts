@@ -1,8 +1,22 @@
 // A completed OpenCode call → the shared output shape {text, content?, structured?} plus the part
-// metadata it implies (exit code, OpenCode's own truncation, image data moved out).
+// metadata it implies (exit code, OpenCode's own truncation, image data moved out), and the
+// output a running call streams.
 import type { ToolMetadata, TruncationNote } from '../../contract/index.js';
 import { imageBlock, imageNote, type OutputBlock, type ToolOutput } from '../shared/output.js';
 import { num, obj, text, type Obj, type ToolPartView } from './part-view.js';
+
+/** New streamed output since `prev`. OpenCode resends the whole (bounded, tail) preview each time. */
+export function outputDelta(prev: string, next: string): string {
+  if (next.startsWith(prev)) return next.slice(prev.length);
+  // A sliding tail: next = prev.slice(d) + added. The smallest such d keeps the most overlap.
+  const head = next.slice(0, 64);
+  if (head) {
+    for (let d = prev.indexOf(head, 1); d >= 0; d = prev.indexOf(head, d + 1)) {
+      if (next.startsWith(prev.slice(d))) return next.slice(prev.length - d);
+    }
+  }
+  return next;
+}
 
 export interface BuiltOutput {
   output: ToolOutput;

@@ -20,6 +20,6 @@ export { AcpEncoder, encodeParts, type AcpEncoderOptions, type AcpFrame } from '
 export { decodeFrames, type Decoded } from './acp/decode.js';
 export { ACP_KIND_OF, TOOL_KIND_OF } from './acp/kinds.js';
 export { toUiPart, LEGACY_STATES, type UiStateNames } from './ui/to-ui.js';
-export type { ToolOutputCompressor, CompressContext } from './compress/types.js';
 export { runCli } from './cli/run.js';
 export * from './executor/index.js';
+export * from './compress/index.js';

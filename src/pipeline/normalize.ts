@@ -8,6 +8,7 @@ import { createReducer, type Reducer, type ReducerOptions } from '../events/redu
 import { TERMINAL, emptySessionState, listToArray, type PartRecord, type ToolSessionState } from '../events/state.js';
 import { AcpEncoder, type AcpFrame } from '../acp/encoder.js';
 import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
+import type { ToolOutputCompressor } from '../compress/types.js';
 
 export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui';
 
@@ -18,6 +19,8 @@ export interface NormalizeOptions extends AdapterOptions, ReducerOptions {
   uiStates?: UiStateNames;
   /** Events to wait after a part turns terminal before it is printed and dropped (default 2000). */
   retireAfterEvents?: number;
+  /** Compresses completed outputs inline (derived `tool.output.compressed` events). */
+  compressor?: ToolOutputCompressor;
   /** Wrap ACP params in a JSON-RPC `session/update` notification (default true). */
   jsonRpc?: boolean;
 }
@@ -133,12 +136,15 @@ export class NormalizePipeline {
       this.onDiagnostic({ severity: 'warning', code: 'late_event', message: `${e.type} for part ${e.partId} arrived after the part was final and printed; the event is reported here and not applied`, source: e.source, partId: e.partId });
       return;
     }
-    this.summary.events++;
-    this.eventCount++;
-    this.sinks.event?.(e);
-    if (this.options.to === 'events') this.sinks.output(e);
     const before = session.state.parts.get(e.partId);
-    session.state = this.reducer(session.state, e);
+    this.apply(session, e);
+    // With a compressor, a completed output is compressed before anything is encoded, so the
+    // compressed view never sends the full output first. The derived event is recorded like any other.
+    if (e.type === 'tool.completed' && this.options.compressor) {
+      const record = session.state.parts.get(e.partId)!;
+      const derived = this.options.compressor.compressPart(projectPart(record), { sessionId: e.sessionId, provider: e.source.provider, at: e.at, ...(e.seq !== undefined ? { seq: e.seq } : {}) });
+      if (derived && !issuesOfToolEvent(derived).length) this.apply(session, derived);
+    }
     const after = session.state.parts.get(e.partId)!;
     if (session.encoder && after !== before) {
       for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame);
@@ -146,6 +152,14 @@ export class NormalizePipeline {
     if (TERMINAL.has(after.state) && !session.terminalAt.has(after.id)) session.terminalAt.set(after.id, this.eventCount);
     this.drainDiagnostics(session);
     this.retireDue(e.sessionId, session);
+  }
+
+  private apply(session: Session, e: ToolEvent): void {
+    this.summary.events++;
+    this.eventCount++;
+    this.sinks.event?.(e);
+    if (this.options.to === 'events') this.sinks.output(e);
+    session.state = this.reducer(session.state, e);
   }
 
   private drainDiagnostics(session: Session): void {

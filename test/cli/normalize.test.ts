@@ -147,3 +147,27 @@ describe('auto-detection on long inputs', () => {
     expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ inputLines: 500, events: 500, parts: 500 });
   });
 });
+
+describe('normalize --output compressed', () => {
+  it('compresses big outputs inline: no ACP frame ever carries the full text, the events keep it', async () => {
+    const big = Array.from({ length: 5000 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n');
+    const e = (partId: string, at: number) => ({ sessionId: 'c1', partId, at, source: { provider: 'claude' as const } });
+    const input = join(dir, 'big-output.ndjson');
+    writeFileSync(input, [
+      { type: 'tool.started', ...e('b1', 0), name: 'Bash', kind: 'bash', title: 'Build', input: { command: 'make' } },
+      { type: 'tool.completed', ...e('b1', 5), output: { text: big } },
+    ].map((x) => JSON.stringify(x)).join('\n'));
+    const acp = await cli(['normalize', '--from', 'events', '--to', 'acp', '--output', 'compressed', input]);
+    expect(acp.code).toBe(0);
+    expect(acp.stdout).not.toContain('line 2500 ');
+    expect(acp.stdout.length).toBeLessThan(big.length);
+    for (const f of acp.lines) expect(officialAcpErrors(paramsOf(f))).toEqual([]);
+    const last = acp.lines.at(-1) as { params: { update: { _meta?: { toolnorm?: { metadata?: { compression?: { stats: { specId: string } } } } } } } };
+    expect(last.params.update._meta?.toolnorm?.metadata?.compression?.stats.specId).toBe('claude-bash');
+    const events = await cli(['normalize', '--from', 'events', '--to', 'events', '--output', 'compressed', input]);
+    expect(events.lines.map((x) => (x as { type: string }).type)).toEqual(['tool.started', 'tool.completed', 'tool.output.compressed']);
+    expect((events.lines[1] as { output: { text: string } }).output.text).toBe(big);
+    const full = await cli(['normalize', '--from', 'events', '--to', 'acp', input]);
+    expect(full.stdout).toContain('line 2500 ');
+  });
+});

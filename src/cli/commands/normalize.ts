@@ -10,6 +10,7 @@ import { progressBar } from '../progress.js';
 import { UsageError, type Command } from './types.js';
 import { openStoreSink, type StoreSink } from '../store-sink.js';
 import { packageRoot } from '../package-root.js';
+import { DeclarativeCompressor } from '../../compress/index.js';
 
 const FORMATS: readonly OutputFormat[] = ['parts', 'events', 'acp', 'ui'];
 
@@ -32,7 +33,9 @@ Options:
   --cwd DIR           session working directory for titles, when the input does not say
   --mcp-server NAME   a known MCP server name (repeatable), to split <server>_<tool> names
   --clock zero|wall   time for lines without a timestamp: 0 (deterministic, default) or now
-  --output full|compressed   show compressed summaries where they exist (default full)
+  --output full|compressed   full outputs (default), or compress big outputs with the default specs
+                      (Claude Bash 30,000 bytes middle cut; Codex 10,000 tokens half/half) and show
+                      the compressed text; the original stays in the events (--to events, --store)
   --ui-states legacy|canonical   UI state names (default legacy)
   --store URL         also append the events to a store: sqlite:PATH or postgres://…
   --quiet             do not print diagnostics (they are still counted)
@@ -146,6 +149,7 @@ export const normalizeCommand: Command = {
             clock: v.clock === 'wall' ? Date.now : () => 0,
             output: v.output as 'full' | 'compressed',
             uiStates: v['ui-states'] as 'legacy' | 'canonical',
+            ...(v.output === 'compressed' ? { compressor: new DeclarativeCompressor() } : {}),
           }, {
             output: (r) => out.json(r),
             diagnostic: (d) => { if (!v.quiet) err.json(d); },

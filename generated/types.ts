@@ -735,6 +735,10 @@ export interface ToolMetadata {
    */
   exitCode?: number | null;
   /**
+   * Working directory of the session or call, when known; relative paths in the input are relative to it, and the ACP encoder uses it to make locations absolute.
+   */
+  cwd?: string;
+  /**
    * Values replaced under the metadata budget.
    */
   truncated?: TruncationNote[];

@@ -24,6 +24,7 @@ export const ToolMetadata = def('ToolMetadata', Type.Object({
   task: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Subagent task detail from the provider (task id, status, progress, usage).' })),
   action: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Codex web-search action (`type`, `query`, `url`, `pattern`).' })),
   exitCode: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Exit status of a command; null when it was killed before exiting.' })),
+  cwd: Type.Optional(Type.String({ minLength: 1, description: 'Working directory of the session or call, when known; relative paths in the input are relative to it, and the ACP encoder uses it to make locations absolute.' })),
   truncated: Type.Optional(Type.Array(TruncationNote, { description: 'Values replaced under the metadata budget.' })),
   approval: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Approval request and decision, when the provider asked.' })),
   compression: Type.Optional(CompressionRecord),

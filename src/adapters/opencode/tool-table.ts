@@ -4,7 +4,7 @@
 // multi-line patch summary depending on the tool and version.
 import type { ToolKind } from '../../contract/index.js';
 import { commandTitle, domainOf, usableTitle } from '../shared/titles.js';
-import { obj, text, type Obj } from './part-view.js';
+import { obj, type Obj } from './part-view.js';
 
 export interface TitleContext {
   /** A path as a person reads it: relative to the session cwd when that is known. */

@@ -74,7 +74,7 @@ async function build(file: string, targetBytes: number, distinctSessions: boolea
   return bytes;
 }
 
-function runChild(mode: 'baseline' | 'pipeline', file: string): Promise<ChildResult> {
+function runChild(mode: 'baseline' | 'adapter' | 'pipeline', file: string): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(import.meta.url), ['--child', mode, file], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.once('message', (m) => resolve(m as ChildResult));
@@ -99,6 +99,18 @@ async function child(mode: string, file: string): Promise<void> {
       if (l.text) keys += Object.keys(JSON.parse(l.text) as object).length;
     }
     if (keys === 0) throw new Error('nothing parsed');
+  } else if (mode === 'adapter') {
+    // The adapter alone, events discarded: separates its cost from the shared pipeline's.
+    let events = 0;
+    const a = claudeAdapter.create({ event: () => { events++; }, diagnostic: () => {} }, { clock: () => 0 });
+    a.beginFile?.(file);
+    for await (const l of readLines(createReadStream(file))) {
+      lines++;
+      a.line(l.text, { line: l.line, offset: l.offset });
+    }
+    a.endFile?.(file);
+    a.end();
+    result.events = events;
   } else {
     let parts = 0;
     let diagnostics = 0;
@@ -134,9 +146,11 @@ export async function run(args: string[]): Promise<void> {
   // Alternate the two measurements and keep the best of each: the machines here are shared and
   // noisy, and the best run is the one least disturbed by others.
   const bases: ChildResult[] = [];
+  const adapters: ChildResult[] = [];
   const pipes: ChildResult[] = [];
   for (let i = 0; i < runs; i++) {
     bases.push(await runChild('baseline', file));
+    adapters.push(await runChild('adapter', file));
     pipes.push(await runChild('pipeline', file));
   }
   const best = (rs: ChildResult[]) => rs.reduce((a, b) => (mbps(b) > mbps(a) ? b : a));
@@ -146,6 +160,8 @@ export async function run(args: string[]): Promise<void> {
   console.log(`lines: ${base.lines}`);
   console.log(`(a) JSON.parse loop:        ${mbps(base).toFixed(1)} MB/s  (${base.seconds.toFixed(2)} s, peak RSS ${base.maxRssMb.toFixed(0)} MB)`);
   console.log(`(b) claude → parts pipeline: ${mbps(pipe).toFixed(1)} MB/s  (${pipe.seconds.toFixed(2)} s, ${pipe.events} events, ${pipe.parts} parts, ${pipe.diagnostics} diagnostics)`);
+  const adapter = best(adapters);
+  console.log(`    of which the adapter alone: ${mbps(adapter).toFixed(1)} MB/s  (${adapter.seconds.toFixed(2)} s with events discarded; the rest is validation, reducer and projection)`);
   console.log(`ratio pipeline / JSON.parse: ${(mbps(pipe) / mbps(base)).toFixed(2)}×  (target ≥ 0.50×)`);
   console.log(`pipeline peak RSS:          ${pipe.maxRssMb.toFixed(0)} MB, highest of the runs  (target < 200 MB)`);
 }

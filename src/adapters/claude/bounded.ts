@@ -2,22 +2,23 @@
 // on inputs of any size. Entries live in a young generation; when it is full it becomes the old
 // one and the previous old one is dropped, so between `limit` and 2×`limit` recent entries are
 // kept, with O(1) work per operation.
-export class BoundedMap<K, V> {
+export class BoundedMap<K, V extends NonNullable<unknown>> {
   private young = new Map<K, V>();
   private old = new Map<K, V>();
   constructor(private readonly limit: number) {}
 
+  // Values are never undefined here, so one lookup per generation answers get and has.
   get(key: K): V | undefined {
     const v = this.young.get(key);
-    return v !== undefined || this.young.has(key) ? v : this.old.get(key);
+    return v !== undefined ? v : this.old.get(key);
   }
 
   has(key: K): boolean {
     return this.young.has(key) || this.old.has(key);
   }
 
+  /** A key set again shadows its old-generation entry, which then simply ages out. */
   set(key: K, value: V): this {
-    if (this.old.has(key)) this.old.delete(key);
     this.young.set(key, value);
     if (this.young.size >= this.limit) {
       this.old = this.young;
@@ -32,12 +33,8 @@ export class BoundedMap<K, V> {
     return a || b;
   }
 
-  get size(): number {
-    return this.young.size + this.old.size;
-  }
-
   *entries(): IterableIterator<[K, V]> {
-    yield* this.old.entries();
+    for (const e of this.old) if (!this.young.has(e[0])) yield e;
     yield* this.young.entries();
   }
 }

@@ -1,0 +1,33 @@
+// The adapter's correlation state forgets only old entries, so memory stays bounded.
+import { describe, expect, it } from 'vitest';
+import { BoundedMap, BoundedSet } from '../../src/adapters/claude/bounded.js';
+
+describe('BoundedMap / BoundedSet', () => {
+  it('keeps at least the last `limit` entries and forgets older ones', () => {
+    const m = new BoundedMap<string, number>(100);
+    for (let i = 0; i < 1000; i++) m.set(`k${i}`, i);
+    for (let i = 900; i < 1000; i++) expect(m.get(`k${i}`)).toBe(i);
+    expect(m.get('k0')).toBeUndefined();
+    expect(m.has('k500')).toBe(false);
+    expect([...m.entries()].length).toBeLessThanOrEqual(200);
+  });
+
+  it('a key set again shadows its older value, also in entries()', () => {
+    const m = new BoundedMap<string, number>(3);
+    m.set('a', 1);
+    m.set('b', 2);
+    m.set('c', 3); // young becomes old
+    m.set('a', 10);
+    expect(m.get('a')).toBe(10);
+    expect([...m.entries()]).toEqual([['b', 2], ['c', 3], ['a', 10]]);
+    expect(m.delete('a')).toBe(true);
+    expect(m.get('a')).toBeUndefined();
+  });
+
+  it('BoundedSet.add says whether the value was new', () => {
+    const s = new BoundedSet<string>(10);
+    expect(s.add('x')).toBe(true);
+    expect(s.add('x')).toBe(false);
+    expect(s.has('x')).toBe(true);
+  });
+});

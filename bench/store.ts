@@ -1,4 +1,4 @@
-// `npm run bench -- store [--events N] [--batch N] [--single N] [--pg URL|off]`
+// `npm run bench -- store [--events N] [--batch N] [--single N] [--pg URL|off] [--stores memory,sqlite,postgres]`
 // Append (batched and one event per append) and replay throughput of the durable stores, each
 // next to the in-memory store measured in the same run. Replay is timed twice: reading the events
 // back (the store's own cost) and rebuilding parts through ToolRepository (what a user waits for).
@@ -104,8 +104,11 @@ export async function run(args: string[]): Promise<void> {
       single: { type: 'string', default: '20000' },
       'pg-single': { type: 'string', default: '3000' },
       pg: { type: 'string', default: process.env.TOOLNORM_PG_URL ?? '' },
+      stores: { type: 'string', default: 'memory,sqlite,postgres' },
     },
   });
+  // The memory store is the baseline of every run.
+  const stores = new Set(['memory', ...values.stores.split(',')]);
   const events = Number(values.events);
   const batch = Number(values.batch);
   const single = Number(values.single);
@@ -115,20 +118,24 @@ export async function run(args: string[]): Promise<void> {
   const memory = await measure('memory', new MemoryEventStore(), { events, batch, single });
   rows.push(memory);
 
-  const dir = mkdtempSync(join(tmpdir(), 'toolnorm-bench-'));
-  try {
-    const path = join(dir, 'events.db');
-    const sqlite = new SqliteEventStore(path);
-    const row = await measure('sqlite', sqlite, { events, batch, single });
-    await sqlite.close();
-    row.note = `${row.note}; file ${(statSync(path).size / 1024 / 1024).toFixed(0)} MiB; synchronous=NORMAL (WAL)`;
-    rows.push(row);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  if (stores.has('sqlite')) {
+    const dir = mkdtempSync(join(tmpdir(), 'toolnorm-bench-'));
+    try {
+      const path = join(dir, 'events.db');
+      const sqlite = new SqliteEventStore(path);
+      const row = await measure('sqlite', sqlite, { events, batch, single });
+      await sqlite.close();
+      row.note = `${row.note}; file ${(statSync(path).size / 1024 / 1024).toFixed(0)} MiB; synchronous=NORMAL (WAL)`;
+      rows.push(row);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   let pgNote: string | undefined;
-  if (!values.pg || values.pg === 'off') {
+  if (!stores.has('postgres')) {
+    pgNote = 'PostgreSQL not measured (--stores)';
+  } else if (!values.pg || values.pg === 'off') {
     pgNote = 'PostgreSQL SKIPPED: no server (set TOOLNORM_PG_URL=postgres://… or pass --pg URL)';
   } else {
     const schema = `tn_bench_${process.pid}`;
@@ -158,7 +165,8 @@ export async function run(args: string[]): Promise<void> {
   console.log('');
   print(rows, memory);
   if (pgNote) console.log(`\n${pgNote}`);
-  const s = rows.find((r) => r.store === 'sqlite')!;
+  const s = rows.find((r) => r.store === 'sqlite');
+  if (!s) return;
   console.log('');
   console.log(`target SQLite batched append ≥ ${fmt(TARGETS.sqliteBatched)}: ${fmt(s.batched)} ${s.batched >= TARGETS.sqliteBatched ? 'MET' : 'MISSED'}`);
   console.log(`target SQLite replay (read) ≥ ${fmt(TARGETS.sqliteRead)}: ${fmt(s.read)} ${s.read >= TARGETS.sqliteRead ? 'MET' : 'MISSED'}`);

@@ -89,7 +89,8 @@ export class SqliteEventStore implements EventStore {
       setHead: db.prepare('UPDATE streams SET head = ?, first_at = coalesce(first_at, ?), last_at = coalesce(?, last_at) WHERE id = ?'),
       insert: db.prepare('INSERT INTO events (stream, seq, type, part_id, at, body) VALUES (?, ?, ?, ?, ?, ?)'),
       insertChunk: db.prepare(`INSERT INTO events (stream, seq, type, part_id, at, body) VALUES ${Array(INSERT_CHUNK).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`),
-      range: db.prepare('SELECT seq, body FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq').raw(),
+      range: db.prepare('SELECT body FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq').pluck(),
+      missing: db.prepare('SELECT seq FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq').pluck(),
       sessions: db.prepare('SELECT session_id, head, first_at, last_at FROM streams ORDER BY id').raw(),
       saveSnapshot: db.prepare('INSERT OR REPLACE INTO snapshots (session_id, seq, data, saved_at) VALUES (?, ?, ?, ?)'),
       loadSnapshot: db.prepare('SELECT seq, data FROM snapshots WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').raw(),
@@ -153,17 +154,21 @@ export class SqliteEventStore implements EventStore {
         if (a > to) return undefined;
         this.open();
         const b = Math.min(to, a + batch - 1);
-        const rows = this.q.range.all(stream!.id, a, b) as [number, string][];
-        const out: StoredEvent[] = new Array(b - a + 1);
-        for (let k = 0; k <= b - a; k++) {
-          const row = rows[k];
-          if (!row || row[0] !== a + k) throw new StoreCorruptionError(sessionId, a + k, this.path);
-          out[k] = storedEvent(row[1], row[0]);
-        }
+        const bodies = this.q.range.all(stream!.id, a, b) as string[];
+        // (stream, seq) is unique, so b - a + 1 rows in [a, b] means every seq is there, in order.
+        if (bodies.length !== b - a + 1) throw new StoreCorruptionError(sessionId, this.firstMissing(stream!.id, a, b), this.path);
+        const out: StoredEvent[] = new Array(bodies.length);
+        for (let k = 0; k < bodies.length; k++) out[k] = storedEvent(bodies[k]!, a + k);
         a = b + 1;
         return out;
       };
     });
+  }
+
+  private firstMissing(stream: number, a: number, b: number): number {
+    const seqs = this.q.missing.all(stream, a, b) as number[];
+    const k = seqs.findIndex((seq, i) => seq !== a + i);
+    return a + (k < 0 ? seqs.length : k);
   }
 
   async head(sessionId: string): Promise<number> {

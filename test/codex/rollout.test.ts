@@ -155,3 +155,12 @@ describe('codex rollouts', () => {
     expect(r.parts).toEqual([]);
   });
 });
+
+describe('concatenated rollouts', () => {
+  it('each session_meta starts its own session; the same call id in two sessions is two parts', () => {
+    const other = { ...meta, payload: { id: 'sess2', cwd: '/v' } };
+    const r = run([meta, call('shell', { command: ['ls'] }, 'c'), output('c', 'x'), other, call('shell', { command: ['ls'] }, 'c'), output('c', 'y')]);
+    expect([...r.sessions.keys()]).toEqual(['sess', 'sess2']);
+    expect(r.sessions.get('sess2')![0]).toMatchObject({ id: 'c', output: { text: 'y' }, metadata: { cwd: '/v' } });
+  });
+});

@@ -1,13 +1,13 @@
 // Sub-agent ("collab") calls: exec `collab_tool_call`, app-server `collabAgentToolCall` (and the
 // older `collabToolCall`), `subAgentActivity`, and rollout `spawn_agent`/`send_input`/`wait`/…
 // function calls. All are kind `subagent`; the spawned thread id is the child session.
-import { commandTitle } from '../shared/titles.js';
+import { lineTitle } from './commands.js';
 import { arr, camel, get, nonEmpty, obj, text, type Obj } from './fields.js';
 
 /** Tools that create (or bring back) the agent thread they name: their receivers are children. */
 export const SPAWNING_TOOLS = new Set(['spawnAgent', 'resumeAgent']);
 
-const short = (s: string | undefined, max = 60) => (s ? commandTitle(s, max) : '');
+const short = (s: string | undefined, max = 60) => (s ? lineTitle(s, max) : '');
 
 function agentsWord(n: number): string {
   return n > 1 ? `${n} agents` : 'agent';

@@ -6,7 +6,7 @@
 // (`metadata.parentId`, `metadata.parentThreadId`); the spawning call gets `childSessionId`. When a
 // child's calls arrive before the link is known, they are linked by `tool.updated` once it is.
 import type { ToolMetadata } from '../../contract/index.js';
-import { commandTitle } from '../shared/titles.js';
+import { lineTitle } from './commands.js';
 import type { InputPosition } from '../types.js';
 import { SPAWNING_TOOLS, receiversOf } from './agents.js';
 import { arr, camel, get, nonEmpty, num, obj, pathOf, text, type Obj } from './fields.js';
@@ -218,7 +218,7 @@ export class AppServerForm {
         if (itemId) this.progress(this.sessionOf(p.threadId), itemId, { message: text(p.message) ?? 'working' }, at, pos, method);
         return;
       case 'item/commandExecution/terminalInteraction':
-        if (itemId) this.progress(this.sessionOf(p.threadId), itemId, { message: `Input: ${commandTitle(text(p.stdin) ?? '', 80)}` }, at, pos, method);
+        if (itemId) this.progress(this.sessionOf(p.threadId), itemId, { message: `Input: ${lineTitle(text(p.stdin) ?? '', 80)}` }, at, pos, method);
         return;
       case 'item/fileChange/patchUpdated':
         if (itemId) this.observe(this.sessionOf(p.threadId), itemId, { type: 'fileChange', id: itemId, changes: p.changes ?? [], status: 'inProgress' }, 'updated', at, pos);

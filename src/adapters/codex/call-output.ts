@@ -63,7 +63,8 @@ function fromText(s: string): CallOutput {
   const header = headerBlock(s);
   if (header) return header;
   const out: CallOutput = { truncated: [], text: s };
-  if (DENIED.test(s.trim())) out.denied = true;
+  // Refusals are one short line; only the head is looked at (outputs can be megabytes).
+  if (DENIED.test(s.slice(0, 200).trimStart())) out.denied = true;
   const sandbox = SANDBOX.exec(s);
   if (sandbox) {
     out.success = false;

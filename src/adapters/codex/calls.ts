@@ -4,7 +4,8 @@
 // its output.
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
 import { mcpKind, mcpTitle } from '../shared/mcp.js';
-import { commandTitle, displayPath, words } from '../shared/titles.js';
+import { displayPath, words } from '../shared/titles.js';
+import { lineTitle } from './commands.js';
 import { agentToolTitle } from './agents.js';
 import type { CallOutput } from './call-output.js';
 import { changeToolKind, changesInput, changesText, changesTitle, parsePatch, patchIn } from './changes.js';
@@ -41,23 +42,29 @@ function commandInput(args: Obj, commandKey: string, cwdKey: string): Obj {
   return { ...input, ...rest };
 }
 
+// kind, title and input of one call read the same command: unwrap it once.
+let lastCommand: { command: unknown; patch: string | undefined } | undefined;
+
 /** A shell call whose script is an `apply_patch` heredoc is a patch (0.40 did patches this way). */
 function shellPatch(command: unknown): string | undefined {
+  if (lastCommand && lastCommand.command === command && typeof command === 'object') return lastCommand.patch;
   const script = scriptOf(command);
-  return script && /^\s*(?:apply_patch|applypatch)\b/.test(script) ? patchIn(script) : undefined;
+  const patch = script && /^\s*(?:apply_patch|applypatch)\b/.test(script) ? patchIn(script) : undefined;
+  lastCommand = { command, patch };
+  return patch;
 }
 
 function shellRule(commandKey: string, cwdKey: string): CallRule {
   return {
     kind: (a) => {
       const patch = shellPatch(a[commandKey]);
-      return patch ? changeToolKind(parsePatch(patch)) : 'bash';
+      return patch ? changeToolKind(parsePatch(patch, false)) : 'bash';
     },
     title: (a, ctx) => {
       const patch = shellPatch(a[commandKey]);
-      if (patch) return changesTitle(parsePatch(patch), ctx.cwd);
+      if (patch) return changesTitle(parsePatch(patch, false), ctx.cwd);
       const script = scriptOf(a[commandKey]);
-      return (script && commandTitle(script)) || 'Running a command';
+      return (script && lineTitle(script)) || 'Running a command';
     },
     input: (a) => commandInput(a, commandKey, cwdKey),
     result: 'command',
@@ -65,9 +72,9 @@ function shellRule(commandKey: string, cwdKey: string): CallRule {
 }
 
 const patchRule: CallRule = {
-  kind: (a) => changeToolKind(parsePatch(text(a.input) ?? '')),
-  title: (a, ctx) => changesTitle(parsePatch(text(a.input) ?? ''), ctx.cwd),
-  input: (a) => ({ patch: text(a.input) ?? '', changes: changesInput(parsePatch(text(a.input) ?? '')) }),
+  kind: (a) => changeToolKind(parsePatch(text(a.input) ?? '', false)),
+  title: (a, ctx) => changesTitle(parsePatch(text(a.input) ?? '', false), ctx.cwd),
+  input: (a) => ({ patch: text(a.input) ?? '', changes: changesInput(parsePatch(text(a.input) ?? '', false)) }),
   result: 'patch',
 };
 
@@ -138,7 +145,7 @@ export const CALLS: Record<string, CallRule> = {
     title: (a) => {
       const q = obj(arr(a.questions)?.[0]);
       const question = nonEmpty(q?.question) ?? nonEmpty(a.question);
-      return question ? `Asking: ${commandTitle(question, 80)}` : 'Asking the user';
+      return question ? `Asking: ${lineTitle(question, 80)}` : 'Asking the user';
     },
     result: 'plain',
   },

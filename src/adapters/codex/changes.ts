@@ -54,39 +54,48 @@ export function changesOf(raw: unknown): FileChange[] {
   });
 }
 
-const HEADER = /^\*\*\* (Add|Update|Delete) File: (.+)$/;
-const MOVE = /^\*\*\* Move to: (.+)$/;
+// A call's kind, title, input and outcome all read the same patch: parse it once, and cut the
+// hunks out only when a diff is wanted (titles and kinds need only the file headers).
+let lastPatch: { text: string; changes: FileChange[]; bodies: boolean } | undefined;
 
 /** Files named by an `apply_patch` envelope (`*** Add File: …` etc.), with their hunks as diff. */
-export function parsePatch(patch: string): FileChange[] {
+export function parsePatch(patch: string, withDiffs = true): FileChange[] {
+  if (lastPatch?.text === patch && (lastPatch.bodies || !withDiffs)) return lastPatch.changes;
+  const changes = parsePatchText(patch, withDiffs);
+  lastPatch = { text: patch, changes, bodies: withDiffs };
+  return changes;
+}
+
+const HEADERS = /^\*\*\* (Add|Update|Delete) File: (.+)$|^\*\*\* End Patch/gm;
+const MOVE_LINE = /^\*\*\* Move to: (.+)\n?/;
+
+/** Scans header lines only: hunks are sliced between them, not split line by line. */
+function parsePatchText(patch: string, withDiffs: boolean): FileChange[] {
+  const text = patch.includes('\r') ? patch.replace(/\r\n/g, '\n') : patch;
   const out: FileChange[] = [];
   let cur: FileChange | undefined;
-  let body: string[] = [];
-  const flush = () => {
-    if (cur) {
-      if (body.length) cur.diff = body.join('\n') + '\n';
-      out.push(cur);
+  let bodyStart = 0;
+  const close = (end: number) => {
+    if (!cur) return;
+    const move = text.startsWith('*** Move to: ', bodyStart) ? MOVE_LINE.exec(text.slice(bodyStart, text.indexOf('\n', bodyStart) + 1 || end)) : null;
+    if (move) cur.movePath = move[1]!.trim();
+    if (withDiffs) {
+      let body = text.slice(bodyStart + (move ? move[0].length : 0), end);
+      if (body.includes('*** End of File')) body = body.replace(/^\*\*\* End of File\n?/gm, '');
+      if (cur.kind === 'add') body = body.replace(/^\+/gm, '');
+      if (body) cur.diff = body.endsWith('\n') ? body : `${body}\n`;
     }
+    out.push(cur);
     cur = undefined;
-    body = [];
   };
-  for (const line of patch.split(/\r?\n/)) {
-    const h = HEADER.exec(line);
-    if (h) {
-      flush();
-      cur = { path: h[2]!.trim(), kind: h[1] === 'Add' ? 'add' : h[1] === 'Delete' ? 'delete' : 'update' };
-      continue;
-    }
-    const m = cur && MOVE.exec(line);
-    if (m && cur) {
-      cur.movePath = m[1]!.trim();
-      continue;
-    }
-    if (line.startsWith('*** End Patch')) break;
-    if (line.startsWith('*** Begin Patch') || line === '*** End of File') continue;
-    if (cur) body.push(cur.kind === 'add' && line.startsWith('+') ? line.slice(1) : line);
+  HEADERS.lastIndex = 0;
+  for (let m = HEADERS.exec(text); m; m = HEADERS.exec(text)) {
+    close(m.index);
+    if (!m[1]) break;
+    cur = { path: m[2]!.trim(), kind: m[1] === 'Add' ? 'add' : m[1] === 'Delete' ? 'delete' : 'update' };
+    bodyStart = Math.min(text.length, m.index + m[0].length + 1);
   }
-  flush();
+  close(text.length);
   return out;
 }
 

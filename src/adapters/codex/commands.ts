@@ -5,6 +5,14 @@ import { commandTitle, displayPath } from '../shared/titles.js';
 import { arr, camel, get, nonEmpty, obj, type Obj } from './fields.js';
 import { scriptOf } from './shell.js';
 
+/** `commandTitle` of the first non-blank line, without copying a multi-megabyte script first. */
+export function lineTitle(s: string, max = 80): string {
+  const start = s.search(/\S/);
+  if (start === -1) return '';
+  const nl = s.indexOf('\n', start);
+  return commandTitle(s.slice(start, nl === -1 ? Math.min(s.length, start + max * 4) : Math.min(nl, start + max * 4)), max);
+}
+
 export interface CommandAction {
   type: 'read' | 'listFiles' | 'search' | 'unknown';
   command?: string;
@@ -57,6 +65,6 @@ export function commandItemTitle(command: unknown, actions: readonly CommandActi
     if (titles.every((t): t is string => t !== undefined)) return commandTitle([...new Set(titles)].join(', '), 120);
   }
   const script = scriptOf(command);
-  const t = script ? commandTitle(script) : '';
+  const t = script ? lineTitle(script) : '';
   return t || 'Running a command';
 }

@@ -58,3 +58,21 @@ export function sniffLines(lines: readonly string[]): number {
   if (codex > 0) return 0.9;
   return ambiguous > 0 ? 0.3 : 0;
 }
+
+/**
+ * Lines that can never carry tool data, recognized by their first bytes so they are not parsed:
+ * reasoning (half the bytes of a rollout: encrypted content), messages, token counts, and
+ * app-server text deltas. Only a line that also ends like a complete JSON object is skipped, so a
+ * truncated line is still parsed and reported.
+ */
+const NO_TOOL_DATA = new RegExp(
+  [
+    '^\\{"timestamp":"[^"]*",(?:"ordinal":\\d+,)?"type":"(?:response_item|event_msg)","payload":\\{"type":"(?:reasoning|message|agent_reasoning|agent_reasoning_raw_content|agent_reasoning_section_break|token_count|agent_message|user_message)"',
+    '^\\{"type":"item\\.completed","item":\\{"id":"[^"\\\\]*","type":"(?:reasoning|agent_message)"',
+    '^\\{\\s*(?:"dir"\\s*:\\s*"\\w+"\\s*,\\s*"msg"\\s*:\\s*\\{\\s*)?"method"\\s*:\\s*"(?:item/agentMessage/delta|item/reasoning/\\w+|thread/tokenUsage/updated|account/rateLimits/updated)"',
+  ].join('|'),
+);
+
+export function carriesNoToolData(line: string): boolean {
+  return NO_TOOL_DATA.test(line) && line.charCodeAt(line.length - 1) === 125 /* } */;
+}

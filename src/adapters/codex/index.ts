@@ -7,7 +7,7 @@ import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
 import { AppServerForm } from './app-server.js';
 import { ExecForm } from './exec.js';
 import { obj } from './fields.js';
-import { formOf, sniffLines } from './forms.js';
+import { carriesNoToolData, formOf, sniffLines } from './forms.js';
 import { CodexContext } from './observe.js';
 import { RolloutForm } from './rollout.js';
 
@@ -38,7 +38,7 @@ export const codexAdapter: AdapterDefinition = {
         current = forms();
       },
       line(text, pos) {
-        if (!text.trim()) return;
+        if (!text.trim() || carriesNoToolData(text)) return;
         const parsed = parseJsonLine(text, pos, out);
         if (parsed === undefined) return;
         const o = obj(parsed);

@@ -5,12 +5,12 @@
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
 import { mcpKind, mcpTitle } from '../shared/mcp.js';
 import type { ToolOutput } from '../shared/output.js';
-import { commandTitle, displayPath, words } from '../shared/titles.js';
+import { displayPath, words } from '../shared/titles.js';
 import { AGENT_FAILED, SPAWNING_TOOLS, activityTitle, agentStates, agentToolTitle, receiversOf } from './agents.js';
 import { readCallOutput } from './call-output.js';
 import { callArgs, callOutcome, callRef, callView, exitMessage } from './calls.js';
 import { changeToolKind, changesInput, changesOf, changesText, changesTitle, type FileChange } from './changes.js';
-import { commandActions, commandItemTitle } from './commands.js';
+import { commandActions, commandItemTitle, lineTitle } from './commands.js';
 import { blocksToOutput, mcpResult, type Converted } from './content.js';
 import { arr, camel, durationMsOf, get, nonEmpty, num, obj, parseMaybeJson, pathOf, statusOf, text, type Obj } from './fields.js';
 import { planSteps, planText, planTitle } from './plans.js';
@@ -196,7 +196,7 @@ export const ITEMS: Record<string, ItemRule> = {
     title: (i) => {
       const q = obj(arr(i.questions)?.[0]);
       const question = nonEmpty(q?.question) ?? nonEmpty(q?.header);
-      return question ? `Asking: ${commandTitle(question, 80)}` : 'Asking the user';
+      return question ? `Asking: ${lineTitle(question, 80)}` : 'Asking the user';
     },
     input: (i) => ({ questions: arr(i.questions) ?? [] }),
     output: (i) => (i.answers !== undefined ? out({ structured: i.answers }) : undefined),
@@ -264,7 +264,7 @@ export const ITEMS: Record<string, ItemRule> = {
     kind: 'file_write',
     title: (i) => {
       const p = nonEmpty(get(i, 'revisedPrompt'));
-      return p ? `Generating image: ${commandTitle(p, 60)}` : 'Generating an image';
+      return p ? `Generating image: ${lineTitle(p, 60)}` : 'Generating an image';
     },
     input: (i) => (nonEmpty(get(i, 'revisedPrompt')) ? { revisedPrompt: get(i, 'revisedPrompt') } : {}),
     output: (i) => {

@@ -53,6 +53,20 @@ export class RolloutForm {
 
   constructor(private readonly c: CodexContext, private readonly fallbackSession: () => string, private readonly defaultCwd: () => string | undefined) {}
 
+  // Consecutive lines often share a timestamp: parse each distinct one once.
+  private lastStamp: unknown;
+  private lastMs = 0;
+
+  private timeOf(stamp: unknown): number {
+    if (stamp !== this.lastStamp || typeof stamp !== 'string') {
+      const ms = toEpochMs(stamp);
+      if (ms === undefined) return this.c.now();
+      this.lastStamp = stamp;
+      this.lastMs = ms;
+    }
+    return this.lastMs;
+  }
+
   private session(): string {
     return this.sessionId ?? this.fallbackSession();
   }
@@ -68,12 +82,18 @@ export class RolloutForm {
       this.c.out.malformed(raw, `rollout ${String(o.type)} line without a payload object`, pos);
       return;
     }
-    const at = toEpochMs(o.timestamp) ?? this.c.now();
+    const at = this.timeOf(o.timestamp);
     switch (o.type) {
-      case 'session_meta':
-        this.sessionId ??= nonEmpty(payload.id) ?? nonEmpty(payload.session_id);
+      case 'session_meta': {
+        // Concatenated rollouts: each session_meta starts its own session (and cwd).
+        const id = nonEmpty(payload.id) ?? nonEmpty(payload.session_id);
+        if (id && id !== this.sessionId) {
+          this.sessionId = id;
+          this.cwd = undefined;
+        }
         this.cwd = pathOf(payload.cwd) ?? this.cwd;
         return;
+      }
       case 'turn_context':
         this.cwd = pathOf(payload.cwd) ?? this.cwd;
         return;

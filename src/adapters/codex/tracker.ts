@@ -31,8 +31,9 @@ interface Live {
   name: string;
   kind: ToolKind;
   title: string;
-  input: string;
-  meta: Map<string, string>;
+  /** What was sent, compared (as JSON) only when a refinement brings a new value. */
+  input: unknown;
+  meta: ToolMetadata;
 }
 
 const keyOf = (sessionId: string, partId: string) => `${sessionId}\u0000${partId}`;
@@ -67,8 +68,7 @@ export class PartTracker {
       const title = view.title ?? `Running ${name}`;
       const input = view.input ?? {};
       const metadata = view.metadata ?? {};
-      const meta = new Map(Object.entries(metadata).map(([mk, v]) => [mk, json(v)]));
-      this.live.set(k, { sessionId: w.sessionId, partId: w.partId, group, name, kind, title, input: json(input), meta });
+      this.live.set(k, { sessionId: w.sessionId, partId: w.partId, group, name, kind, title, input, meta: { ...metadata } });
       let members = this.groups.get(group);
       if (!members) this.groups.set(group, (members = new Set()));
       members.add(k);
@@ -79,12 +79,9 @@ export class PartTracker {
     if (view.name !== undefined && view.name !== cur.name) body.name = cur.name = view.name;
     if (view.kind !== undefined && view.kind !== cur.kind) body.kind = cur.kind = view.kind;
     if (view.title !== undefined && view.title !== cur.title) body.title = cur.title = view.title;
-    if (view.input !== undefined) {
-      const s = json(view.input);
-      if (s !== cur.input) {
-        cur.input = s;
-        body.input = view.input;
-      }
+    if (view.input !== undefined && view.input !== cur.input && json(view.input) !== json(cur.input)) {
+      cur.input = view.input;
+      body.input = view.input;
     }
     if (view.metadata) {
       const changed = this.changedMeta(cur, view.metadata);
@@ -98,9 +95,9 @@ export class PartTracker {
     let changed: ToolMetadata | undefined;
     for (const [mk, v] of Object.entries(metadata)) {
       if (v === undefined) continue;
-      const s = json(v);
-      if (cur.meta.get(mk) === s) continue;
-      cur.meta.set(mk, s);
+      const before = cur.meta[mk];
+      if (before === v || (typeof v === 'object' && json(before) === json(v))) continue;
+      cur.meta[mk] = v;
       (changed ??= {})[mk] = v;
     }
     return changed;

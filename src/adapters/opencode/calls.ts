@@ -34,6 +34,9 @@ interface OpenCall {
   /** The last streamed output preview (`state.metadata.output` while running). */
   streamed: string;
   callKey?: string;
+  /** The last description and what it was computed from (see `signature`). */
+  desc: Description;
+  sig: string | undefined;
   approval?: Obj;
   permissionReply?: string;
 }
@@ -104,8 +107,15 @@ export class Calls {
       const at = waiting ? waiting.ctx.at ?? waiting.view.start : view.start ?? ctx.at;
       call = this.start(view, ctx, sessionId, d, at);
     } else {
-      d = this.describe(view, call.sessionId);
-      this.refine(view, ctx, call, d);
+      const sig = signature(view, this.sessions.cwdOf(call.sessionId));
+      if (sig !== undefined && sig === call.sig) {
+        d = call.desc; // same tool, input, title and cwd: same description, nothing to refine
+      } else {
+        d = this.describe(view, call.sessionId);
+        this.refine(view, ctx, call, d);
+        call.desc = d;
+        call.sig = sig;
+      }
     }
     const sessionId = call.sessionId;
     // After start: linking may emit updates on this very part.
@@ -183,6 +193,8 @@ export class Calls {
       title: d.title,
       inputKey: keyOf(d.input),
       metaKeys: metaKeysOf(d.meta),
+      desc: d,
+      sig: signature(view, this.sessions.cwdOf(sessionId)),
       running: false,
       streamed: '',
     };
@@ -294,6 +306,17 @@ export class Calls {
       this.out.diagnostic('part_removed', `OpenCode removed tool part ${partId} before it finished (revert or undo); the part is kept in its last state`, ctx.pos, { partId });
     }
   }
+}
+
+/**
+ * What a description depends on, for the views whose description depends on nothing else:
+ * streamed running updates and the final state usually repeat the same tool, input and title.
+ * Task parts (their child comes from metadata and output) and action descriptors are always
+ * described afresh.
+ */
+function signature(view: ToolPartView, cwd: string | undefined): string | undefined {
+  if (view.tool === 'task' || view.tool === 'invalid' || view.metadata.actionDescriptor !== undefined) return undefined;
+  return `${view.tool}\u0000${view.title ?? ''}\u0000${cwd ?? ''}\u0000${keyOf(view.input)}`;
 }
 
 function metaKeysOf(meta: ToolMetadata): Record<string, string> {

@@ -156,13 +156,14 @@ export class OpenCodeReader implements BusTarget {
       if (!sync) return;
       const id = text(sync.id);
       const type = (text(sync.type) ?? '').replace(/\.\d+$/, '');
-      return this.busEvent({ id, properties: obj(sync.data) ?? {} }, type, pos, ctx);
+      return this.busEvent({ id, properties: obj(sync.data) ?? {} }, type, pos, ctx, true);
     }
-    this.busEvent(payload, text(payload.type) ?? '', pos, ctx);
+    this.busEvent(payload, text(payload.type) ?? '', pos, ctx, true);
   }
 
-  private busEvent(e: Obj, type: string, pos: InputPosition, ctx: Omit<EventContext, 'pos'>): void {
-    const id = text(e.id);
+  private busEvent(e: Obj, type: string, pos: InputPosition, ctx: Omit<EventContext, 'pos'>, dedupe = false): void {
+    // Only `/global/event` repeats events; `/event` ids are not remembered.
+    const id = dedupe ? text(e.id) : undefined;
     if (id && this.recent.seen(id)) return;
     const handler = Object.hasOwn(BUS_HANDLERS, type) ? BUS_HANDLERS[type] : undefined;
     const props = obj(e.properties) ?? {};

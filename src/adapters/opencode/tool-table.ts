@@ -24,6 +24,18 @@ export interface ToolSpec {
 }
 
 const s = (v: unknown): string | undefined => usableTitle(v);
+
+/** `domainOf` parses a URL; a call's title is computed on several of its updates. */
+const domains = new Map<string, string>();
+function domain(url: string): string {
+  let d = domains.get(url);
+  if (d === undefined) {
+    d = domainOf(url);
+    if (domains.size >= 256) domains.clear();
+    domains.set(url, d);
+  }
+  return d;
+}
 const oneLine = (v: unknown, max = 80): string | undefined => (typeof v === 'string' && v.trim() ? commandTitle(v, max) : undefined);
 const quoted = (v: unknown) => (s(v) ? `"${oneLine(v)}"` : undefined);
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -151,7 +163,7 @@ export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
     legacy: 'SRC',
     why: 'batch delegates work to other tool calls (each its own part), the nearest intent is a subagent',
   },
-  webfetch: { kind: 'web_search', title: (i) => (s(i.url) ? `Fetching ${domainOf(String(i.url))}` : undefined), fallback: 'Fetching a web page' },
+  webfetch: { kind: 'web_search', title: (i) => (s(i.url) ? `Fetching ${domain(String(i.url))}` : undefined), fallback: 'Fetching a web page' },
   websearch: { kind: 'web_search', title: (i) => (s(i.query) ? `Searching ${oneLine(i.query)}` : undefined), fallback: 'Searching the web' },
   todowrite: { kind: 'todo', title: todoTitle, fallback: 'Updating todo list' },
   todoread: { kind: 'todo', fallback: 'Reading todo list', legacy: 'REAL' },

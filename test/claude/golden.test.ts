@@ -51,7 +51,8 @@ function acpFrames(c: Case): unknown[] {
 function golden(file: string, actual: unknown): unknown {
   const path = join(DIR, file);
   const text = `${JSON.stringify(actual, null, 2)}\n`;
-  if (UPDATE || !existsSync(path)) writeFileSync(path, text);
+  if (UPDATE) writeFileSync(path, text);
+  else if (!existsSync(path)) throw new Error(`missing golden file fixtures/claude/${file}: run UPDATE_GOLDEN=1 npx vitest run test/claude/golden.test.ts and review it`);
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 

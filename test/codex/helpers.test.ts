@@ -13,6 +13,7 @@ import { sniffLines } from '../../src/adapters/codex/forms.js';
 import { camel, durationMsOf, get, pathOf, statusOf } from '../../src/adapters/codex/fields.js';
 import { mcpResult } from '../../src/adapters/codex/content.js';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
+import { collect } from '../../src/pipeline/collect.js';
 
 describe('shell wrapper', () => {
   it.each([
@@ -202,5 +203,23 @@ describe('recorder envelopes and sniffing', () => {
     expect(sniffLines(['{"type":"tool.started","partId":"p","source":{"provider":"executor"}}'])).toBe(0);
     expect(sniffLines(['not json'])).toBe(0);
     expect(codexAdapter.sniff({ lines: ['{"type":"turn.started"}'] })).toBe(0.9);
+  });
+});
+
+describe('lines that cannot carry tool data are not parsed', () => {
+  it('skips reasoning, messages and token counts, but still reports a truncated one', async () => {
+    const { carriesNoToolData } = await import('../../src/adapters/codex/forms.js');
+    const reasoning = '{"timestamp":"2025-09-25T01:22:25.361Z","type":"response_item","payload":{"type":"reasoning","summary":[],"encrypted_content":"gAAA"}}';
+    expect(carriesNoToolData(reasoning)).toBe(true);
+    expect(carriesNoToolData('{"timestamp":"t","ordinal":3,"type":"event_msg","payload":{"type":"token_count","info":null}}')).toBe(true);
+    expect(carriesNoToolData('{"method":"item/agentMessage/delta","params":{"delta":"hi"}}')).toBe(true);
+    expect(carriesNoToolData('{"dir": "in", "msg": {"method": "item/reasoning/summaryTextDelta", "params": {}}}')).toBe(true);
+    expect(carriesNoToolData('{"type":"item.completed","item":{"id":"item_0","type":"reasoning","text":"x"}}')).toBe(true);
+    expect(carriesNoToolData('{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell"}}')).toBe(false);
+    expect(carriesNoToolData('{"type":"item.completed","item":{"id":"item_1","type":"command_execution"}}')).toBe(false);
+    const truncated = reasoning.slice(0, -10);
+    expect(carriesNoToolData(truncated)).toBe(false);
+    const r = collect(codexAdapter, `${reasoning}\n${truncated}\n`);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['malformed_line']);
   });
 });

@@ -9,7 +9,7 @@ import type { ToolMetadata } from '../../contract/index.js';
 import { lineTitle } from './commands.js';
 import type { InputPosition } from '../types.js';
 import { SPAWNING_TOOLS, receiversOf } from './agents.js';
-import { arr, camel, get, nonEmpty, num, obj, pathOf, text, type Obj } from './fields.js';
+import { arr, camel, get, ms, nonEmpty, obj, pathOf, text, type Obj } from './fields.js';
 import { itemType, type ItemCtx } from './items.js';
 import { finishItem, observeItem, type CodexContext, type Phase } from './observe.js';
 import type { Direction } from './rpc.js';
@@ -90,10 +90,10 @@ export class AppServerForm {
   private timeOf(msg: Obj): number {
     const p = obj(msg.params);
     const turn = obj(p?.turn);
-    const turnSeconds = num(turn?.completedAt) ?? num(turn?.startedAt);
-    const own = num(msg.emittedAtMs) ?? num(p?.completedAtMs) ?? num(p?.startedAtMs) ?? (turnSeconds !== undefined ? turnSeconds * 1000 : undefined);
+    const turnSeconds = ms(turn?.completedAt) ?? ms(turn?.startedAt);
+    const own = ms(msg.emittedAtMs) ?? ms(p?.completedAtMs) ?? ms(p?.startedAtMs) ?? (turnSeconds !== undefined ? turnSeconds * 1000 : undefined);
     if (own !== undefined) this.lastAt = Math.max(this.lastAt ?? own, own);
-    return num(msg.emittedAtMs) ?? this.lastAt ?? this.c.now();
+    return ms(msg.emittedAtMs) ?? this.lastAt ?? this.c.now();
   }
 
   // ---- threads and sessions ----
@@ -203,7 +203,7 @@ export class AppServerForm {
         this.c.out.diagnostic('malformed_event', `${method} without an item id; ignored`, pos);
         return;
       }
-      const when = num(phase === 'completed' ? get(p, 'completedAtMs') : get(p, 'startedAtMs')) ?? at;
+      const when = ms(phase === 'completed' ? get(p, 'completedAtMs') : get(p, 'startedAtMs')) ?? at;
       this.observe(this.sessionOf(p.threadId), partId, item, phase, when, pos);
       return;
     }
@@ -258,7 +258,7 @@ export class AppServerForm {
   private turnCompleted(sessionId: string, turn: Obj, at: number, pos: InputPosition): void {
     const status = camel(text(turn.status) ?? 'completed');
     // `turn.completedAt` is in seconds: only used when it is later than what the recording showed.
-    const seconds = num(turn.completedAt);
+    const seconds = ms(turn.completedAt);
     const when = seconds !== undefined && seconds * 1000 > at ? seconds * 1000 : at;
     // A full item list is authoritative: it closes what is still open, with the items' final state.
     for (const raw of arr(turn.items) ?? []) {

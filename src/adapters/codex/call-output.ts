@@ -3,7 +3,7 @@
 // header block (0.163: `Process exited with code 2`, `Wall time: …`, `Output:`), plain text, or a
 // list of content items. Read once into facts; each call rule decides what they mean.
 import { blocksToOutput, mcpResult, type Converted } from './content.js';
-import { arr, get, num, obj, parseMaybeJson, text } from './fields.js';
+import { arr, get, int, num, obj, parseMaybeJson, text } from './fields.js';
 
 export interface CallOutput extends Converted {
   /** The text a person reads (the command output without Codex's header lines). */
@@ -29,7 +29,7 @@ function seconds(v: string): number | undefined {
   if (!m) return undefined;
   const n = Number(m[1]);
   if (!Number.isFinite(n)) return undefined;
-  return Math.round(m[2] === 'ms' || m[2] === 'milliseconds' ? n : n * 1000);
+  return Math.max(0, Math.round(m[2] === 'ms' || m[2] === 'milliseconds' ? n : n * 1000));
 }
 
 /** Codex's `Name: value` header lines up to `Output:`; undefined when the text is not that shape. */
@@ -98,10 +98,10 @@ export function readCallOutput(raw: unknown): CallOutput {
   const meta = obj(j.metadata);
   if (typeof j.output === 'string' && meta) {
     const out = fromText(j.output);
-    const code = num(get(meta, 'exitCode'));
+    const code = int(get(meta, 'exitCode'));
     if (code !== undefined) out.exitCode = code;
     const secs = num(get(meta, 'durationSeconds'));
-    if (secs !== undefined) out.elapsedMs = Math.round(secs * 1000);
+    if (secs !== undefined) out.elapsedMs = Math.max(0, Math.round(secs * 1000));
     out.json = j;
     return out;
   }

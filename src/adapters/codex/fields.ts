@@ -9,6 +9,10 @@ export const arr = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v 
 export const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+/** A time or duration in ms: a finite number ≥ 0 (the contract rejects anything else). */
+export const ms = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+/** An exit code: an integer. */
+export const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
 const snakeCache = new Map<string, string>();
 const snakeOf = (camel: string): string => {
@@ -47,17 +51,16 @@ export function statusOf(item: Obj): Status | undefined {
 
 /** Duration in ms from `durationMs`, `duration_ms`, a Rust `{secs, nanos}` or seconds. */
 export function durationMsOf(item: Obj): number | undefined {
-  const ms = num(get(item, 'durationMs'));
-  if (ms !== undefined) return Math.max(0, ms);
-  const d = item.duration;
-  const dObj = obj(d);
+  const direct = num(get(item, 'durationMs'));
+  if (direct !== undefined) return Math.max(0, direct);
+  const dObj = obj(item.duration);
   if (dObj) {
     const secs = num(dObj.secs) ?? 0;
     const nanos = num(dObj.nanos) ?? 0;
-    return Math.round(secs * 1000 + nanos / 1e6);
+    return Math.max(0, Math.round(secs * 1000 + nanos / 1e6));
   }
   const seconds = num(get(item, 'durationSeconds'));
-  return seconds !== undefined ? Math.round(seconds * 1000) : undefined;
+  return seconds !== undefined ? Math.max(0, Math.round(seconds * 1000)) : undefined;
 }
 
 /** A cwd as a plain path (0.163 rollouts write `file:///…` URLs). */

@@ -12,7 +12,7 @@ import { callArgs, callOutcome, callRef, callView, exitMessage } from './calls.j
 import { changeToolKind, changesInput, changesOf, changesText, changesTitle, type FileChange } from './changes.js';
 import { commandActions, commandItemTitle, lineTitle } from './commands.js';
 import { blocksToOutput, mcpResult, type Converted } from './content.js';
-import { arr, camel, durationMsOf, get, nonEmpty, num, obj, parseMaybeJson, pathOf, statusOf, text, type Obj } from './fields.js';
+import { arr, camel, durationMsOf, get, int, nonEmpty, num, obj, parseMaybeJson, pathOf, statusOf, text, type Obj } from './fields.js';
 import { planSteps, planText, planTitle } from './plans.js';
 import { commandLine } from './shell.js';
 import type { Outcome, View } from './tracker.js';
@@ -113,7 +113,11 @@ export const ITEMS: Record<string, ItemRule> = {
     kind: (i) => mcpKind(text(i.server) ?? '', text(i.tool) ?? ''),
     title: (i) => mcpTitle(text(i.server) ?? 'mcp', text(i.tool) ?? 'tool', argsOf(i)),
     input: argsOf,
-    metadata: (i) => ({ mcp: { server: text(i.server) ?? '', tool: text(i.tool) ?? '' } }),
+    metadata: (i) => {
+      const server = nonEmpty(i.server);
+      const tool = nonEmpty(i.tool);
+      return server && tool ? { mcp: { server, tool } } : {};
+    },
     output: (i) => {
       const r = get(i, 'result');
       if (r === undefined) return undefined;
@@ -372,7 +376,7 @@ export function itemOutcome(rule: ItemRule, item: Obj, ctx: ItemCtx, title: stri
   const status = statusOf(item);
   const elapsedMs = durationMsOf(item);
   const meta: ToolMetadata = {};
-  const exitCode = rule.exitCode ? num(get(item, 'exitCode')) : undefined;
+  const exitCode = rule.exitCode ? int(get(item, 'exitCode')) : undefined;
   if (exitCode !== undefined) meta.exitCode = exitCode;
   const base = { ...(elapsedMs !== undefined ? { elapsedMs } : {}), metadata: meta };
   if (status === 'declined' || (status === 'failed' && denied(hints))) {

@@ -8,7 +8,7 @@ import { toEpochMs } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
 import { readCallOutput } from './call-output.js';
 import { callArgs, callOutcome, callRef, callView, type CallRef } from './calls.js';
-import { get, nonEmpty, num, obj, pathOf, statusOf, text, type Obj } from './fields.js';
+import { get, int, ms, nonEmpty, obj, pathOf, statusOf, text, type Obj } from './fields.js';
 import { interruptGroup, observeItem, finishItem, type CodexContext, type Phase } from './observe.js';
 
 interface PendingCall {
@@ -27,7 +27,7 @@ const EVENTS: Record<string, { phase: Phase; item: (p: Obj) => Obj }> = {
   exec_command_end: {
     phase: 'completed',
     item: (p) => {
-      const exit = num(get(p, 'exitCode'));
+      const exit = int(get(p, 'exitCode'));
       const output = text(get(p, 'aggregatedOutput')) ?? [text(p.stdout), text(p.stderr)].filter(Boolean).join('');
       return { ...p, type: 'commandExecution', aggregated_output: output, status: p.status ?? (exit === undefined || exit === 0 ? 'completed' : 'failed') };
     },
@@ -192,8 +192,8 @@ export class RolloutForm {
       const item = obj(p.item);
       const id = item && nonEmpty(item.id);
       if (!item || !id) return;
-      const ended = num(get(p, 'completedAtMs'));
-      const started = num(get(p, 'startedAtMs'));
+      const ended = ms(get(p, 'completedAtMs'));
+      const started = ms(get(p, 'startedAtMs'));
       const phase: Phase = type === 'item_completed' ? 'completed' : 'started';
       this.observeRecord(id, item, phase, (phase === 'completed' ? ended : started) ?? at, started, pos);
       return;

@@ -1,0 +1,96 @@
+// Never throw on input: fixture lines with values replaced, fields dropped, lines cut and shuffled
+// still go through, every event the adapter emits validates, and nothing is emitted twice as
+// terminal for one part.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { codexAdapter } from '../../src/adapters/codex/index.js';
+import { issuesOfToolEvent, type Diagnostic, type ToolEvent } from '../../src/contract/index.js';
+import { REPO_ROOT } from '../helpers/corpus.js';
+
+const DIR = join(REPO_ROOT, 'fixtures', 'codex');
+const lines = readdirSync(DIR)
+  .filter((f) => f.endsWith('.jsonl'))
+  .flatMap((f) => readFileSync(join(DIR, f), 'utf8').split('\n').filter((l) => l.trim()));
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** Replaces the value at a random path (chosen by `pick`) with `value`, or deletes it. */
+function mutate(v: Json, pick: number[], value: Json | undefined): Json {
+  if (!pick.length || v === null || typeof v !== 'object') return value === undefined ? null : value;
+  const keys = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v);
+  if (!keys.length) return v;
+  const k = keys[pick[0]! % keys.length]!;
+  const copy: any = Array.isArray(v) ? [...v] : { ...v };
+  if (pick.length === 1 && value === undefined && !Array.isArray(v)) delete copy[k];
+  else copy[k] = mutate(copy[k], pick.slice(1), value);
+  return copy;
+}
+
+function runLines(input: string[]): { events: ToolEvent[]; diagnostics: Diagnostic[] } {
+  const events: ToolEvent[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const a = codexAdapter.create({ event: (e) => events.push(e), diagnostic: (d) => diagnostics.push(d) }, { clock: () => 0 });
+  input.forEach((l, i) => a.line(l, { line: i + 1, offset: 0 }));
+  a.end();
+  return { events, diagnostics };
+}
+
+const value: fc.Arbitrary<Json | undefined> = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.string(),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant<Json>([]),
+  fc.constant<Json>({}),
+  fc.constantFrom('inProgress', 'completed', 'failed', 'declined', 'interrupted', 'in_progress', 'item/started', 'function_call', 'web_search', 'commandExecution'),
+);
+
+describe('codex adapter robustness', () => {
+  it('mutated fixture lines never throw and produce only valid events, one terminal per part', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            line: fc.integer({ min: 0, max: lines.length - 1 }),
+            path: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+            value,
+            cut: fc.option(fc.nat(), { nil: undefined }),
+          }),
+          { minLength: 1, maxLength: 40 },
+        ),
+        (edits) => {
+          const input = edits.map((e) => {
+            const raw = lines[e.line]!;
+            if (e.cut !== undefined) return raw.slice(0, e.cut % raw.length);
+            return JSON.stringify(mutate(JSON.parse(raw) as Json, e.path, e.value));
+          });
+          const { events } = runLines(input);
+          const terminal = new Map<string, number>();
+          for (const ev of events) {
+            expect(issuesOfToolEvent(ev), JSON.stringify(ev).slice(0, 300)).toEqual([]);
+            if (ev.type === 'tool.completed' || ev.type === 'tool.failed') {
+              const k = `${ev.sessionId}/${ev.partId}`;
+              terminal.set(k, (terminal.get(k) ?? 0) + 1);
+            }
+          }
+          for (const [k, n] of terminal) expect(n, k).toBe(1);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('arbitrary JSON and text lines are reported, not thrown', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.json(), fc.string()), { maxLength: 30 }), (input) => {
+        const { events, diagnostics } = runLines(input);
+        for (const ev of events) expect(issuesOfToolEvent(ev)).toEqual([]);
+        expect(diagnostics.every((d) => typeof d.message === 'string' && d.message.length > 0)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

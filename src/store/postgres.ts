@@ -9,52 +9,18 @@ import { postgresMigrations } from './postgres-schema.js';
 import { batchedEvents } from './batches.js';
 import { batchTimes, checkExpectedSeq, eventRow, storedEvent, StoreCorruptionError } from './serial.js';
 import { ConcurrencyError, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
+import { parsePostgresUrl, redact, type PostgresUrlOptions } from './url.js';
 import { assertAppendable } from './validate.js';
 
-export interface PostgresStoreOptions {
-  /** Schema that holds the toolnorm_* tables (default `public`); created when missing. */
-  schema?: string;
-  /** Connections in the pool (default 10). */
-  poolSize?: number;
-  /** NOTIFY followers on every append (default true). */
-  notify?: boolean;
+/** Also from the URL: `schema` (default `public`, created when missing), `pool_size` (default 10), `notify` (default on). */
+export interface PostgresStoreOptions extends PostgresUrlOptions {
   /** Schema migrations (tests inject extra versions; default: the released list). */
   migrations?: (quotedSchema: string) => readonly Migration[];
 }
 
-/** Our own URL parameters, removed before the URL is handed to the driver. */
-const URL_PARAMS = { schema: 'schema', poolSize: 'pool_size', notify: 'notify' } as const;
-
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,46}$/;
 
-/** `?schema=…&pool_size=…&notify=off` from a postgres:// URL, and the URL without them. */
-export function parsePostgresUrl(url: string): { connectionString: string; options: PostgresStoreOptions } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`not a PostgreSQL URL: ${redact(url)}`);
-  }
-  const options: PostgresStoreOptions = {};
-  const p = parsed.searchParams;
-  const schema = p.get(URL_PARAMS.schema);
-  if (schema !== null) options.schema = schema;
-  const pool = p.get(URL_PARAMS.poolSize);
-  if (pool !== null) {
-    const n = Number(pool);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`pool_size must be a positive integer, got ${pool}`);
-    options.poolSize = n;
-  }
-  const notify = p.get(URL_PARAMS.notify);
-  if (notify !== null) options.notify = !['0', 'off', 'false', 'no'].includes(notify.toLowerCase());
-  for (const k of Object.values(URL_PARAMS)) p.delete(k);
-  return { connectionString: parsed.toString(), options };
-}
-
-/** The URL without its password, for messages. */
-export function redact(url: string): string {
-  return url.replace(/^(\w+:\/\/[^:/@]*:)[^@]*@/, '$1***@');
-}
+export { parsePostgresUrl, redact };
 
 interface Waiter {
   sessionId: string;

@@ -12,7 +12,7 @@ import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { ConcurrencyError, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
 import { assertAppendable } from './validate.js';
 
-export const DEFAULT_SQLITE_PATH = '.toolnorm/events.db';
+export { DEFAULT_SQLITE_PATH } from './url.js';
 
 export interface SqliteStoreOptions {
   /** Create the file and its directory when missing (default true). */

@@ -117,7 +117,7 @@ describe.each(BACKENDS)('$name crash safety', (backend) => {
     console.info(`[${backend.name} crash] seed ${SEED}: ${ROUNDS} kills, ${killedInFlight} in the middle of an append (${committedButUnacked} of those committed before the ack was written)${backend.name === 'sqlite' ? `, ${tornTransactions} left an uncommitted WAL tail that recovery discarded` : ''}, ${totalEvents} events verified`);
     // Most kills must land inside an append, or the test proved little.
     expect(killedInFlight).toBeGreaterThanOrEqual(ROUNDS / 2);
-  });
+  }, 600_000);
 
   it.skipIf(!backend.available)('a SIGKILL inside a long transaction, seen in progress, commits none of it', async () => {
     const url = backend.freshUrl();
@@ -156,5 +156,5 @@ describe.each(BACKENDS)('$name crash safety', (backend) => {
     } finally {
       await store.close();
     }
-  });
+  }, 300_000);
 });

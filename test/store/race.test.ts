@@ -63,7 +63,7 @@ describe.each(BACKENDS)('$name: four writer processes on one session', (backend)
       for (const c of children) c.send('exit');
       await Promise.all(children.map((c) => c.exited));
     }
-  });
+  }, 300_000);
 
   it.skipIf(!backend.available)('free-running: 4 × 600 events in batches of 2–8 with retries; gapless, exactly once, in order', async () => {
     const url = backend.freshUrl();
@@ -93,5 +93,5 @@ describe.each(BACKENDS)('$name: four writer processes on one session', (backend)
     } finally {
       await store.close();
     }
-  });
+  }, 300_000);
 });

@@ -3,7 +3,7 @@
 // events, session status, file watcher…) carries no tool data and is skipped without a word.
 import type { InputPosition } from '../types.js';
 import type { Calls } from './calls.js';
-import { num, obj, text, type Obj } from './part-view.js';
+import { ms, obj, text, type Obj } from './part-view.js';
 
 export interface EventContext {
   pos: InputPosition;
@@ -29,7 +29,7 @@ const session: Handler = (t, p) => {
 export const BUS_HANDLERS: Readonly<Record<string, Handler>> = {
   // v1: {part, delta?}; 1.18.33 / v2: {sessionID, part, time}.
   'message.part.updated': (t, p, ctx) => {
-    const time = num(p.time);
+    const time = ms(p.time);
     if (time !== undefined) ctx.at = time;
     t.part(p.part, text(p.sessionID), ctx);
   },

@@ -233,7 +233,7 @@ export class Calls {
     const ran = view.start !== undefined && view.end !== undefined && view.end >= view.start && !view.neverRan;
     const elapsed = ran ? { elapsedMs: view.end! - view.start! } : {};
     if (d.invalid) {
-      const message = view.output ?? view.error ?? d.invalid.error ?? `the model called ${d.name}, which is not available`;
+      const message = [view.output, view.error, d.invalid.error].find((m) => m?.trim()) ?? `the model called ${d.name}, which could not be run`;
       const details: Obj = {};
       if (d.invalid.tool) details.requestedTool = d.invalid.tool;
       if (d.invalid.error) details.reason = d.invalid.error;

@@ -7,6 +7,8 @@ export type Obj = Record<string, unknown>;
 export const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 export const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+/** An OpenCode time: epoch milliseconds (`Date.now()`), never negative. */
+export const ms = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
 
 export type RawStatus = 'pending' | 'running' | 'completed' | 'error';
 const STATUSES: ReadonlySet<string> = new Set(['pending', 'running', 'completed', 'error']);
@@ -92,11 +94,11 @@ export function readToolPart(part: Obj, fallbackSessionId?: string): ToolPartVie
   const error = text(errorRaw) ?? text(obj(errorRaw)?.message);
   if (error !== undefined) view.error = error;
   else if (status === 'error') view.error = errorRaw === undefined ? '' : JSON.stringify(errorRaw);
-  const start = num(time.start) ?? num(time.ran) ?? num(time.created);
-  const end = num(time.end) ?? num(time.completed);
+  const start = ms(time.start) ?? ms(time.ran) ?? ms(time.created);
+  const end = ms(time.end) ?? ms(time.completed);
   if (start !== undefined) view.start = start;
   if (end !== undefined) view.end = end;
-  const compacted = num(time.compacted) ?? num(time.pruned);
+  const compacted = ms(time.compacted) ?? ms(time.pruned);
   if (compacted !== undefined) view.compacted = compacted;
   if (Array.isArray(state.attachments) && state.attachments.length) view.attachments = state.attachments;
   if (status === 'error' && 'raw' in state) view.neverRan = true;

@@ -11,7 +11,7 @@ import type { AdapterOptions, InputPosition } from '../types.js';
 import { BUS_HANDLERS, looksLikeToolEvent, type BusTarget, type EventContext } from './bus-events.js';
 import { HeadFilter, RecentIds } from './head-filter.js';
 import { Calls } from './calls.js';
-import { num, obj, readToolPart, text, type Obj } from './part-view.js';
+import { ms, obj, readToolPart, text, type Obj } from './part-view.js';
 import { SseFramer } from './sse.js';
 import { ToolNames } from './tool-names.js';
 
@@ -193,7 +193,7 @@ export class OpenCodeReader implements BusTarget {
     if (sessionId) this.calls.sessions.noteCwd(sessionId, text(obj(info.path)?.cwd));
     if (!Array.isArray(m.parts)) return;
     // A part that never ran has no time of its own; its message's creation is the closest.
-    const at = num(obj(info.time)?.created);
+    const at = ms(obj(info.time)?.created);
     for (const p of m.parts) this.part(p, sessionId, { pos, ...(at !== undefined ? { at } : {}) });
   }
 

@@ -1,6 +1,11 @@
 // Rollout hand cases: Responses API calls paired by call_id, their outputs, and the event records
 // Codex writes for the same calls.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { codexAdapter } from '../../src/adapters/codex/index.js';
+import { collect } from '../../src/pipeline/collect.js';
+import { REPO_ROOT } from '../helpers/corpus.js';
 import { eventTypes, part, run } from './run.js';
 
 let second = 0;
@@ -162,5 +167,18 @@ describe('concatenated rollouts', () => {
     const r = run([meta, call('shell', { command: ['ls'] }, 'c'), output('c', 'x'), other, call('shell', { command: ['ls'] }, 'c'), output('c', 'y')]);
     expect([...r.sessions.keys()]).toEqual(['sess', 'sess2']);
     expect(r.sessions.get('sess2')![0]).toMatchObject({ id: 'c', output: { text: 'y' }, metadata: { cwd: '/v' } });
+  });
+});
+
+describe('the same calls recorded twice', () => {
+  it('an app-server trace and the rollout of the same thread give one part per call, quietly', () => {
+    const text = (f: string) => readFileSync(join(REPO_ROOT, 'fixtures', 'codex', f), 'utf8');
+    const both = collect(codexAdapter, [{ name: 'appserver-tools.jsonl', text: text('appserver-tools.jsonl') }, { name: 'rollout-0163-probe.jsonl', text: text('rollout-0163-probe.jsonl') }]);
+    expect(both.diagnostics).toEqual([]);
+    const ids = both.parts.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The rollout adds only the calls the app-server trace had no item for (update_plan).
+    expect(ids.filter((id) => id.startsWith('call_plan'))).toEqual(['call_plan1', 'call_plan2']);
+    expect(ids).toContain('call_sh1');
   });
 });

@@ -48,7 +48,7 @@ export class RolloutForm {
   private sessionId: string | undefined;
   private cwd: string | undefined;
   private readonly calls = new Map<string, PendingCall>();
-  /** Calls an event record ended: their response-item record is expected, and is the same call. */
+  /** Calls already ended by another record of them: their output here is the same result. */
   private readonly endedByRecord = new Set<string>();
 
   constructor(private readonly c: CodexContext, private readonly fallbackSession: () => string, private readonly defaultCwd: () => string | undefined) {}
@@ -110,6 +110,10 @@ export class RolloutForm {
     const session = this.session();
     if (this.c.tracker.show({ sessionId: session, partId: callId, at, pos }, session, callView(ref, args, this.ctx(), rawType))) {
       this.calls.set(callId, { ref, args });
+    } else {
+      // The call already ended in another record of the same session (e.g. the app-server trace of
+      // this thread, read before its rollout): its output here is the same result.
+      this.endedByRecord.add(callId);
     }
   }
 

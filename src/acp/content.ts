@@ -1,6 +1,6 @@
 // What a part shows in ACP `content` and `locations`. Content is replaced whole by every update,
 // so diffs are always resent together with the text that follows them.
-import { isAbsolute, resolve } from 'node:path';
+import { posix, win32 } from 'node:path';
 import type { AcpToolCallContent, AcpToolCallLocation, NormalizedToolPart } from '../contract/index.js';
 
 const FILE_KINDS = new Set(['file_read', 'file_write', 'file_edit']);
@@ -25,11 +25,18 @@ export function outputText(output: unknown): string | undefined {
   return JSON.stringify(output, null, 2);
 }
 
+/**
+ * An absolute path for ACP, or undefined. Recordings come from other machines (Windows ones too),
+ * so nothing here may fall back to this process's cwd: relative paths resolve only against an
+ * absolute session cwd, in that cwd's own path flavour.
+ */
 function absolute(path: string, cwd?: string): string | undefined {
-  if (isAbsolute(path)) return path;
+  if (posix.isAbsolute(path) || win32.isAbsolute(path)) return path;
   // `~` is a shell/ToolPath notation, not a directory name: anchoring it on the cwd would invent a path.
-  if (path.startsWith('~')) return undefined;
-  return cwd ? resolve(cwd, path) : undefined;
+  if (path.startsWith('~') || !cwd) return undefined;
+  if (posix.isAbsolute(cwd)) return posix.resolve(cwd, path);
+  if (/^[A-Za-z]:[\\/]|^\\\\/.test(cwd)) return win32.resolve(cwd, path);
+  return undefined;
 }
 
 function paths(part: NormalizedToolPart): string[] {

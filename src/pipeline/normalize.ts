@@ -40,8 +40,6 @@ export interface Summary {
 interface Session {
   state: ToolSessionState;
   encoder?: AcpEncoder;
-  /** Terminal parts waiting out the grace window: id → event count when they turned terminal. */
-  terminalAt: Map<string, number>;
   retired: Set<string>;
   diagnosticsSeen: number;
 }
@@ -56,6 +54,8 @@ export interface PipelineSinks {
 
 export class NormalizePipeline {
   private readonly sessions = new Map<string, Session>();
+  /** Terminal parts waiting out the grace window, in the order they turned terminal (all sessions). */
+  private readonly terminalAt = new Map<string, { sessionId: string; id: string; at: number }>();
   private readonly reducer: Reducer;
   private readonly adapter;
   private readonly retireAfter: number;
@@ -111,7 +111,7 @@ export class NormalizePipeline {
   private session(id: string): Session {
     let s = this.sessions.get(id);
     if (!s) {
-      s = { state: emptySessionState(), terminalAt: new Map(), retired: new Set(), diagnosticsSeen: 0 };
+      s = { state: emptySessionState(), retired: new Set(), diagnosticsSeen: 0 };
       if (this.options.to === 'acp') s.encoder = new AcpEncoder({ output: this.options.output, cwd: this.options.cwd });
       this.sessions.set(id, s);
     }
@@ -149,9 +149,10 @@ export class NormalizePipeline {
     if (session.encoder && after !== before) {
       for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame);
     }
-    if (TERMINAL.has(after.state) && !session.terminalAt.has(after.id)) session.terminalAt.set(after.id, this.eventCount);
+    const key = `${e.sessionId}\u0000${after.id}`;
+    if (TERMINAL.has(after.state) && !this.terminalAt.has(key)) this.terminalAt.set(key, { sessionId: e.sessionId, id: after.id, at: this.eventCount });
     this.drainDiagnostics(session);
-    this.retireDue(e.sessionId, session);
+    this.retireDue();
   }
 
   private apply(session: Session, e: ToolEvent): void {
@@ -171,11 +172,14 @@ export class NormalizePipeline {
     session.diagnosticsSeen = 0;
   }
 
-  private retireDue(sessionId: string, session: Session): void {
-    for (const [id, at] of session.terminalAt) {
-      if (this.eventCount - at < this.retireAfter) break;
-      const record = session.state.parts.get(id);
-      if (record) this.retire(sessionId, session, record);
+  /** Final parts past the grace window are printed and dropped, whichever session they belong to. */
+  private retireDue(): void {
+    for (const [key, t] of this.terminalAt) {
+      if (this.eventCount - t.at < this.retireAfter) break;
+      const session = this.sessions.get(t.sessionId)!;
+      const record = session.state.parts.get(t.id);
+      if (record) this.retire(t.sessionId, session, record);
+      else this.terminalAt.delete(key);
     }
   }
 
@@ -187,7 +191,7 @@ export class NormalizePipeline {
     if (this.options.to === 'parts') this.sinks.output(part);
     else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
     else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(sessionId, record)) this.writeAcp(frame);
-    session.terminalAt.delete(record.id);
+    this.terminalAt.delete(`${sessionId}\u0000${record.id}`);
     session.retired.add(record.id);
     session.state = { ...session.state, parts: session.state.parts.delete(record.id) };
   }

@@ -171,3 +171,18 @@ describe('normalize --output compressed', () => {
     expect(full.stdout).toContain('line 2500 ');
   });
 });
+
+describe('retirement across sessions', () => {
+  it('drops final parts of sessions that have ended while other sessions go on', () => {
+    const p = new NormalizePipeline(eventsAdapter, { to: 'parts', retireAfterEvents: 10 }, { output: () => {}, diagnostic: () => {} });
+    let maxLive = 0;
+    for (let i = 0; i < 2_000; i++) {
+      const e = (type: string, at: number, extra: object) => JSON.stringify({ type, sessionId: `sess-${i}`, partId: 'p', at, source: { provider: 'executor' }, ...extra });
+      p.line(e('tool.started', i, { name: 'bash', kind: 'bash', title: 'Run', input: {} }), { line: 1, offset: 0 });
+      p.line(e('tool.completed', i + 1, { output: 'ok' }), { line: 2, offset: 0 });
+      maxLive = Math.max(maxLive, p.liveParts());
+    }
+    expect(p.end().parts).toBe(2_000);
+    expect(maxLive).toBeLessThanOrEqual(12);
+  });
+});

@@ -45,23 +45,25 @@ export class PostgresEventStore implements EventStore {
     const s = `"${schema}"`;
     const events = `${s}.toolnorm_events`;
     const streams = `${s}.toolnorm_streams`;
+    // The rows travel as one JSON array of [type, partId, at, body]: several times cheaper for the
+    // client than four text[] literals, and parsed once by the server.
     const insert = `ins AS (
       INSERT INTO ${events} (session_id, seq, type, part_id, at, body)
-      SELECT $1, $2::int + t.ord::int, t.type, t.part_id, t.at, t.body
-      FROM unnest($4::text[], $5::text[], $6::bigint[], $7::text[]) WITH ORDINALITY AS t(type, part_id, at, body, ord)
+      SELECT $1, $2::int + t.ord::int, t.r->>0, t.r->>1, (t.r->>2)::bigint, t.r->>3
+      FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS t(r, ord)
       WHERE EXISTS (SELECT 1 FROM gate))`;
-    const result = `SELECT head${notify ? ', pg_notify($10, $11)' : ''} FROM gate`;
+    const result = `SELECT head${notify ? ', pg_notify($7, $8)' : ''} FROM gate`;
     this.sql = {
       // A new session: create its stream row, or take over an empty one (head 0) left by an
       // empty append. Two creators race on the unique session_id; the second sees head > 0.
       appendFirst: `WITH gate AS (
-          INSERT INTO ${streams} AS s (session_id, head, first_at, last_at) VALUES ($1, $2::int + $3::int, $8::bigint, $9::bigint)
+          INSERT INTO ${streams} AS s (session_id, head, first_at, last_at) VALUES ($1, $2::int + $3::int, $5::bigint, $6::bigint)
           ON CONFLICT (session_id) DO UPDATE
             SET head = EXCLUDED.head, first_at = coalesce(s.first_at, EXCLUDED.first_at), last_at = coalesce(EXCLUDED.last_at, s.last_at), updated_at = now()
             WHERE s.head = $2::int
           RETURNING s.head), ${insert} ${result}`,
       appendNext: `WITH gate AS (
-          UPDATE ${streams} SET head = $2::int + $3::int, first_at = coalesce(first_at, $8::bigint), last_at = coalesce($9::bigint, last_at), updated_at = now()
+          UPDATE ${streams} SET head = $2::int + $3::int, first_at = coalesce(first_at, $5::bigint), last_at = coalesce($6::bigint, last_at), updated_at = now()
           WHERE session_id = $1 AND head = $2::int
           RETURNING head), ${insert} ${result}`,
       head: `SELECT head FROM ${streams} WHERE session_id = $1`,
@@ -108,11 +110,7 @@ export class PostgresEventStore implements EventStore {
     if (!checkExpectedSeq(expectedSeq)) throw new ConcurrencyError(sessionId, expectedSeq, await this.head(sessionId));
     const { firstAt, lastAt } = batchTimes(rows);
     const n = rows.length;
-    const values: unknown[] = [
-      sessionId, expectedSeq, n,
-      rows.map((r) => r.type), rows.map((r) => r.partId), rows.map((r) => r.at), rows.map((r) => r.body),
-      firstAt, lastAt,
-    ];
+    const values: unknown[] = [sessionId, expectedSeq, n, JSON.stringify(rows.map((r) => [r.type, r.partId, r.at, r.body])), firstAt, lastAt];
     // A session id too long for a notification payload wakes every follower instead.
     if (this.notify) values.push(this.channel, sessionId.length < 7000 ? `${expectedSeq + n}\n${sessionId}` : '');
     let res: pg.QueryResult;

@@ -52,6 +52,18 @@ describe.skipIf(!available)('codex corpus', () => {
     expect(new Set(r.parts.filter((p) => p.state === 'error').map((p) => p.id))).toEqual(raw.failed);
   });
 
+  it('the {dir, msg} app-server capture, unwrapped to bare messages, gives the same parts', () => {
+    const rel = 'codex/captured/appserver_tools.jsonl';
+    const wrapped = read(rel);
+    expect(wrapped.split('\n').filter(Boolean).every((l) => 'dir' in (JSON.parse(l) as object))).toBe(true);
+    const bare = wrapped.split('\n').filter(Boolean).map((l) => JSON.stringify((JSON.parse(l) as { msg: unknown }).msg)).join('\n');
+    const a = collect(codexAdapter, [{ name: 'wrapped.jsonl', text: wrapped }]);
+    const b = collect(codexAdapter, [{ name: 'bare.jsonl', text: bare }]);
+    expect(b.diagnostics).toEqual([]);
+    expect(b.parts.length).toBe(scanCodex(wrapped).tools.size);
+    expect(plain(b.parts)).toEqual(plain(a.parts));
+  });
+
   it('the counts are not vacuous', () => {
     const totals = recordings.map((rel) => scanCodex(read(rel)));
     expect(totals.reduce((n, s) => n + s.tools.size, 0)).toBeGreaterThan(140);

@@ -156,6 +156,20 @@ describe('codex app-server', () => {
     expect(part(r, 'zz')).toMatchObject({ kind: 'bash', title: 'Waiting 1.5s' });
   });
 
+  it('legacy execCommandApproval / applyPatchApproval start the part and take approved / denied / abort', () => {
+    const r = run([
+      { id: 10, method: 'execCommandApproval', params: { conversationId: 'conv', callId: 'c1', command: ['bash', '-lc', 'make deploy'], cwd: '/w', reason: 'network', parsedCmd: [{ type: 'unknown', cmd: 'make deploy' }] } },
+      { id: 10, result: { decision: 'denied' } },
+      { id: 11, method: 'applyPatchApproval', params: { conversationId: 'conv', callId: 'p1', fileChanges: { '/w/a.ts': { type: 'update', unified_diff: '@@' } }, reason: null, grantRoot: null } },
+      { id: 11, result: { decision: 'approved_for_session' } },
+      { id: 12, method: 'mcpServer/elicitation/request', params: { threadId: 'conv', serverName: 'x', message: 'token?' } },
+      turnDone('interrupted', 'conv'),
+    ]);
+    expect(part(r, 'c1')).toMatchObject({ kind: 'bash', title: 'make deploy', input: { command: "bash -lc 'make deploy'", cwd: '/w' }, state: 'error', error: { code: 'denied' }, metadata: { approval: { status: 'declined', decision: 'denied', reason: 'network' } } });
+    expect(part(r, 'p1')).toMatchObject({ kind: 'file_edit', title: 'Editing /w/a.ts', state: 'error', error: { code: 'interrupted' }, metadata: { approval: { status: 'approved' } } });
+    expect(r.parts).toHaveLength(2);
+  });
+
   it('requestUserInput is a question answered by the client', () => {
     const r = run([
       { id: 3, method: 'item/tool/requestUserInput', params: { threadId: 'thr', turnId: 'turn_1', itemId: 'q1', questions: [{ id: 'a', header: 'Env', question: 'Deploy to prod?' }] } },

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../../src/contract/index.js';
+import { diagnosticsOf, projectParts } from '../../src/events/projector.js';
 import { ToolRepository } from '../../src/events/repository.js';
 import { followSession } from '../../src/store/follow.js';
 import { MemoryEventStore } from '../../src/store/memory.js';
@@ -216,12 +217,16 @@ describe.each(BACKENDS)('$name event store conformance', (backend) => {
         // The first full replay writes snapshots; later replays start from them.
         expect(await snapshotting.parts('r')).toEqual(await memRepo.parts('r'));
         expect(await store.loadSnapshot('r')).toMatchObject({ seq: Math.floor(events.length / 37) * 37 });
+        // Replays to earlier seqs (the snapshotting repository starts from the newest snapshot at
+        // or below each): projected parts and diagnostics as the memory store gives them. Internal
+        // caches of the records (e.g. size estimates) may differ after a snapshot; projections may not.
         for (let seq = 1; seq <= events.length; seq += 29) {
           const expected = await memRepo.state('r', seq);
           for (const repo of [plain, snapshotting]) {
             const got = await repo.state('r', seq);
             expect(got.lastSeq).toBe(seq);
-            expect([...got.parts.values()]).toEqual([...expected.parts.values()]);
+            expect(projectParts(got)).toEqual(projectParts(expected));
+            expect(diagnosticsOf(got)).toEqual(diagnosticsOf(expected));
           }
         }
       });

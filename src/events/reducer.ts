@@ -3,7 +3,9 @@
 // and never throws on a valid event; anything odd becomes a diagnostic, never a silent drop.
 import type { Diagnostic, ToolEvent, ToolMetadata } from '../contract/index.js';
 import { DEFAULT_METADATA_LIMIT, applyMetadataBudget } from './budget.js';
-import { TERMINAL, type PartRecord, type ToolSessionState } from './state.js';
+import { TERMINAL, copyRecord, type PartRecord, type ToolSessionState } from './state.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface ReducerOptions {
   /** Serialized-size limit of one part's metadata (default 16 KiB). */
@@ -24,12 +26,24 @@ const report = (ctx: Ctx, d: Diagnostic) => { (ctx.diagnostics ??= []).push(d); 
 
 type Handler<E extends ToolEvent> = (part: PartRecord, event: E, ctx: Ctx) => PartRecord;
 
-const withMetadata = (part: PartRecord, extra: ToolMetadata | undefined, ctx: Ctx): PartRecord => {
-  if (!extra || Object.keys(extra).length === 0) return part;
+/** Merges metadata into a record created for this event (mutated in place before it is published). */
+function mergeMetadata(part: Mutable<PartRecord>, extra: ToolMetadata | undefined, ctx: Ctx): Mutable<PartRecord> {
+  if (!extra) return part;
+  const extraChars = JSON.stringify(extra).length;
+  if (extraChars <= 2) return part; // `{}`
   const merged: ToolMetadata = { ...part.metadata, ...extra };
   if (part.metadata.truncated && extra.truncated) merged.truncated = [...part.metadata.truncated, ...extra.truncated];
-  return { ...part, metadata: applyMetadataBudget(merged, ctx.opts.metadataLimitBytes).metadata };
-};
+  // Overlapping keys make the sum an over-estimate: safe for deciding that no check is needed.
+  const bound = part.metadataChars + extraChars;
+  if (bound * 3 <= ctx.opts.metadataLimitBytes) {
+    part.metadata = merged;
+    part.metadataChars = bound;
+    return part;
+  }
+  part.metadata = applyMetadataBudget(merged, ctx.opts.metadataLimitBytes).metadata;
+  part.metadataChars = (JSON.stringify(part.metadata) ?? '').length;
+  return part;
+}
 
 const isTerminal = (p: PartRecord) => TERMINAL.has(p.state);
 
@@ -58,74 +72,67 @@ function late(part: PartRecord, event: ToolEvent, ctx: Ctx, why: string): PartRe
 const HANDLERS: { [T in ToolEvent['type']]: Handler<EventOf<T>> } = {
   'tool.started': (p, e, ctx) => {
     if (isTerminal(p) && !p.orphan) return late(p, e, ctx, 'a terminal part cannot start again');
-    const refined: PartRecord = {
-      ...p,
-      name: e.name,
-      kind: e.kind,
-      title: e.title,
-      input: e.input !== undefined ? e.input : p.input,
-      orphan: false,
-      provider: e.source.provider,
-    };
-    return withMetadata(refined, e.metadata, ctx);
+    const n = copyRecord(p);
+    n.name = e.name;
+    n.kind = e.kind;
+    n.title = e.title;
+    if (e.input !== undefined) n.input = e.input;
+    n.orphan = false;
+    n.provider = e.source.provider;
+    return mergeMetadata(n, e.metadata, ctx);
   },
   'tool.input.delta': (p, e, ctx) => {
     if (isTerminal(p)) return late(p, e, ctx, 'input cannot stream after the call ended');
-    const inputBuffer = (p.inputBuffer ?? '') + e.delta;
-    return { ...p, inputBuffer, input: parsePartialInput(inputBuffer, p.input) };
+    const n = copyRecord(p);
+    n.inputBuffer = (p.inputBuffer ?? '') + e.delta;
+    n.input = parsePartialInput(n.inputBuffer, p.input);
+    return n;
   },
   'tool.updated': (p, e, ctx) => {
     // Refinements never change state, so they are allowed on terminal parts too (e.g. a subagent's
     // final task notification arriving after its result).
-    const next: PartRecord = {
-      ...p,
-      name: e.name ?? p.name,
-      kind: e.kind ?? p.kind,
-      title: e.title ?? p.title,
-      ...(e.input !== undefined ? { input: e.input, inputBuffer: undefined } : {}),
-    };
-    return withMetadata(next, e.metadata, ctx);
+    const n = copyRecord(p);
+    if (e.name !== undefined) n.name = e.name;
+    if (e.kind !== undefined) n.kind = e.kind;
+    if (e.title !== undefined) n.title = e.title;
+    if (e.input !== undefined) {
+      n.input = e.input;
+      n.inputBuffer = undefined;
+    }
+    return mergeMetadata(n, e.metadata, ctx);
   },
   'tool.progress': (p, e, ctx) => {
     if (isTerminal(p)) return late(p, e, ctx, 'progress after the end');
-    let streamed = p.streamed;
+    const n = copyRecord(p);
     if (e.outputDelta) {
-      const tail = ((streamed?.tail ?? '') + e.outputDelta).slice(-ctx.opts.streamedTailChars);
-      streamed = { tail, bytes: (streamed?.bytes ?? 0) + Buffer.byteLength(e.outputDelta, 'utf8') };
+      const tail = ((p.streamed?.tail ?? '') + e.outputDelta).slice(-ctx.opts.streamedTailChars);
+      n.streamed = { tail, bytes: (p.streamed?.bytes ?? 0) + Buffer.byteLength(e.outputDelta, 'utf8') };
     }
-    const next: PartRecord = {
-      ...p,
-      state: 'running',
-      streamed,
-      progressMessage: e.message ?? p.progressMessage,
-      elapsedMs: e.elapsedMs ?? p.elapsedMs,
-    };
-    return withMetadata(next, e.metadata, ctx);
+    n.state = 'running';
+    if (e.message !== undefined) n.progressMessage = e.message;
+    if (e.elapsedMs !== undefined) n.elapsedMs = e.elapsedMs;
+    return mergeMetadata(n, e.metadata, ctx);
   },
   'tool.completed': (p, e, ctx) => {
     if (isTerminal(p)) return late(p, e, ctx, 'a terminal state never changes');
-    const next: PartRecord = {
-      ...p,
-      state: 'complete',
-      output: e.output,
-      hasOutput: e.output !== undefined,
-      completedAt: e.at,
-      elapsedMs: e.elapsedMs ?? p.elapsedMs,
-      terminalSeq: e.seq,
-    };
-    return withMetadata(next, e.metadata, ctx);
+    const n = copyRecord(p);
+    n.state = 'complete';
+    n.output = e.output;
+    n.hasOutput = e.output !== undefined;
+    n.completedAt = e.at;
+    if (e.elapsedMs !== undefined) n.elapsedMs = e.elapsedMs;
+    n.terminalSeq = e.seq;
+    return mergeMetadata(n, e.metadata, ctx);
   },
   'tool.failed': (p, e, ctx) => {
     if (isTerminal(p)) return late(p, e, ctx, 'a terminal state never changes');
-    const next: PartRecord = {
-      ...p,
-      state: 'error',
-      error: e.error,
-      completedAt: e.at,
-      elapsedMs: e.elapsedMs ?? p.elapsedMs,
-      terminalSeq: e.seq,
-    };
-    return withMetadata(next, e.metadata, ctx);
+    const n = copyRecord(p);
+    n.state = 'error';
+    n.error = e.error;
+    n.completedAt = e.at;
+    if (e.elapsedMs !== undefined) n.elapsedMs = e.elapsedMs;
+    n.terminalSeq = e.seq;
+    return mergeMetadata(n, e.metadata, ctx);
   },
   'tool.output.compressed': (p, e, ctx) => {
     if (p.state !== 'complete') {
@@ -137,10 +144,20 @@ const HANDLERS: { [T in ToolEvent['type']]: Handler<EventOf<T>> } = {
         partId: p.id,
       });
     }
-    return { ...p, compressed: { output: e.output, record: e.compression }, metadata: { ...p.metadata, compression: e.compression } };
+    const n = copyRecord(p);
+    n.compressed = { output: e.output, record: e.compression };
+    return mergeMetadata(n, { compression: e.compression }, ctx);
   },
-  'tool.file.mutated': (p, e) => ({ ...p, mutations: [...p.mutations, e.mutation] }),
-  'tool.policy.assessed': (p, e) => ({ ...p, assessment: e.assessment, metadata: { ...p.metadata, assessment: e.assessment } }),
+  'tool.file.mutated': (p, e) => {
+    const n = copyRecord(p);
+    n.mutations = [...p.mutations, e.mutation];
+    return n;
+  },
+  'tool.policy.assessed': (p, e, ctx) => {
+    const n = copyRecord(p);
+    n.assessment = e.assessment;
+    return mergeMetadata(n, { assessment: e.assessment }, ctx);
+  },
 };
 
 function newPart(event: ToolEvent, index: number, ctx: Ctx): PartRecord {
@@ -154,7 +171,8 @@ function newPart(event: ToolEvent, index: number, ctx: Ctx): PartRecord {
       partId: event.partId,
     });
   }
-  return {
+  const metadata = { provider: event.source.provider };
+  return copyRecord({
     id: event.partId,
     index,
     sessionId: event.sessionId,
@@ -166,11 +184,12 @@ function newPart(event: ToolEvent, index: number, ctx: Ctx): PartRecord {
     state: 'started',
     hasOutput: false,
     startedAt: event.at,
-    metadata: { provider: event.source.provider },
+    metadata,
     mutations: [],
     orphan,
     lastAt: event.at,
-  };
+    metadataChars: JSON.stringify(metadata).length,
+  });
 }
 
 export type Reducer = (state: ToolSessionState, event: ToolEvent) => ToolSessionState;

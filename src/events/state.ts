@@ -40,6 +40,49 @@ export interface PartRecord {
   /** Seq of the terminal event, when the events came from a store. */
   readonly terminalSeq?: number;
   readonly lastAt: number;
+  /**
+   * Upper bound of `JSON.stringify(metadata).length`, kept so the metadata budget is checked
+   * without serializing the whole metadata on every merge.
+   */
+  readonly metadataChars: number;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A fresh copy of a record with every field present, in one fixed order: records then share one
+ * hidden class, which keeps the reducer's property accesses monomorphic (spreads of records with
+ * differing optional fields do not).
+ */
+export function copyRecord(p: PartRecord): Mutable<PartRecord> {
+  return {
+    id: p.id,
+    index: p.index,
+    sessionId: p.sessionId,
+    provider: p.provider,
+    name: p.name,
+    kind: p.kind,
+    title: p.title,
+    input: p.input,
+    inputBuffer: p.inputBuffer,
+    state: p.state,
+    output: p.output,
+    hasOutput: p.hasOutput,
+    error: p.error,
+    startedAt: p.startedAt,
+    completedAt: p.completedAt,
+    elapsedMs: p.elapsedMs,
+    metadata: p.metadata,
+    progressMessage: p.progressMessage,
+    streamed: p.streamed,
+    compressed: p.compressed,
+    mutations: p.mutations,
+    assessment: p.assessment,
+    orphan: p.orphan,
+    terminalSeq: p.terminalSeq,
+    lastAt: p.lastAt,
+    metadataChars: p.metadataChars ?? (JSON.stringify(p.metadata) ?? '').length,
+  };
 }
 
 /** Immutable cons list: the reducer prepends without copying. */

@@ -17,7 +17,11 @@ export interface NormalizeOptions extends AdapterOptions, ReducerOptions {
   /** Which output a compressed part shows in parts/acp/ui output (default full). */
   output?: OutputView;
   uiStates?: UiStateNames;
-  /** Events to wait after a part turns terminal before it is printed and dropped (default 2000). */
+  /**
+   * Events to wait after a part turns terminal before it is printed and dropped (default 256):
+   * long enough for late enrichment (a subagent's task notification after its result), short
+   * enough that finished parts die young instead of being promoted and swept by major GCs.
+   */
   retireAfterEvents?: number;
   /** Compresses completed outputs inline (derived `tool.output.compressed` events). */
   compressor?: ToolOutputCompressor;
@@ -54,8 +58,13 @@ export interface PipelineSinks {
 
 export class NormalizePipeline {
   private readonly sessions = new Map<string, Session>();
-  /** Terminal parts waiting out the grace window, in the order they turned terminal (all sessions). */
-  private readonly terminalAt = new Map<string, { sessionId: string; id: string; at: number }>();
+  /**
+   * Terminal parts waiting out the grace window, in the order they turned terminal (all sessions).
+   * A plain FIFO array: iterating a Map from the front after many deletes walks every tombstone.
+   */
+  private queue: { key: string; sessionId: string; id: string; at: number }[] = [];
+  private queueHead = 0;
+  private readonly queued = new Set<string>();
   private readonly reducer: Reducer;
   private readonly adapter;
   private readonly retireAfter: number;
@@ -64,7 +73,7 @@ export class NormalizePipeline {
 
   constructor(readonly definition: AdapterDefinition, private readonly options: NormalizeOptions, private readonly sinks: PipelineSinks) {
     this.reducer = createReducer(options);
-    this.retireAfter = options.retireAfterEvents ?? 2000;
+    this.retireAfter = options.retireAfterEvents ?? 256;
     this.adapter = definition.create({ event: (e) => this.onEvent(e), diagnostic: (d) => this.onDiagnostic(d) }, options);
   }
 
@@ -149,8 +158,13 @@ export class NormalizePipeline {
     if (session.encoder && after !== before) {
       for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame);
     }
-    const key = `${e.sessionId}\u0000${after.id}`;
-    if (TERMINAL.has(after.state) && !this.terminalAt.has(key)) this.terminalAt.set(key, { sessionId: e.sessionId, id: after.id, at: this.eventCount });
+    if (TERMINAL.has(after.state)) {
+      const key = `${e.sessionId}\u0000${after.id}`;
+      if (!this.queued.has(key)) {
+        this.queued.add(key);
+        this.queue.push({ key, sessionId: e.sessionId, id: after.id, at: this.eventCount });
+      }
+    }
     this.drainDiagnostics(session);
     this.retireDue();
   }
@@ -174,12 +188,19 @@ export class NormalizePipeline {
 
   /** Final parts past the grace window are printed and dropped, whichever session they belong to. */
   private retireDue(): void {
-    for (const [key, t] of this.terminalAt) {
+    while (this.queueHead < this.queue.length) {
+      const t = this.queue[this.queueHead]!;
       if (this.eventCount - t.at < this.retireAfter) break;
+      this.queueHead++;
+      if (!this.queued.has(t.key)) continue; // already retired at end of input
       const session = this.sessions.get(t.sessionId)!;
       const record = session.state.parts.get(t.id);
       if (record) this.retire(t.sessionId, session, record);
-      else this.terminalAt.delete(key);
+      else this.queued.delete(t.key);
+    }
+    if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
     }
   }
 
@@ -191,7 +212,7 @@ export class NormalizePipeline {
     if (this.options.to === 'parts') this.sinks.output(part);
     else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
     else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(sessionId, record)) this.writeAcp(frame);
-    this.terminalAt.delete(`${sessionId}\u0000${record.id}`);
+    this.queued.delete(`${sessionId}\u0000${record.id}`);
     session.retired.add(record.id);
     session.state = { ...session.state, parts: session.state.parts.delete(record.id) };
   }

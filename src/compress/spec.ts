@@ -16,6 +16,7 @@ export class SpecError extends Error {
  * Returns the spec when it is usable, else throws naming the spec and the rule: schema-valid, at
  * most one cut step and it comes last (a cut is what guarantees the budget), known marker
  * placeholders.
+ * @contract OutputCompressionSpec
  */
 export function checkSpec(value: unknown): OutputCompressionSpec {
   const spec = assertOutputCompressionSpec(value);

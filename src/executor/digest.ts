@@ -25,6 +25,7 @@ export async function fileDigest(path: string): Promise<FileDigest | null> {
   return { size, sha256: hash.digest('hex') };
 }
 
+/** @contract FileMutationRecord */
 export function mutationOf(path: string, before: FileDigest | null, after: FileDigest | null): FileMutationRecord {
   const operation: FileMutationRecord['operation'] =
     before === null ? (after === null ? 'unchanged' : 'create')

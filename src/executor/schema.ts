@@ -26,6 +26,7 @@ function issueOf(e: ErrorObject): ValidationIssue {
 
 export const VALID: ValidationResult = Object.freeze({ valid: true, issues: Object.freeze([]) as unknown as ValidationIssue[] });
 
+/** @contract ValidationResult */
 export function validateWith(fn: CompiledParams, input: unknown): ValidationResult {
   if (fn(input)) return VALID;
   return { valid: false, issues: (fn.errors ?? []).map(issueOf) };

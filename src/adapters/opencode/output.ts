@@ -54,7 +54,10 @@ function structuredOf(view: ToolPartView): unknown {
   return Object.keys(meta).length ? meta : undefined;
 }
 
-/** Part metadata every terminal OpenCode state may imply. */
+/**
+ * Part metadata every terminal OpenCode state may imply.
+ * @contract ToolMetadata
+ */
 export function terminalMetadata(view: ToolPartView): ToolMetadata {
   const m: ToolMetadata = {};
   if ('exit' in view.metadata && (view.metadata.exit === null || num(view.metadata.exit) !== undefined)) m.exitCode = view.metadata.exit as number | null;

@@ -82,9 +82,11 @@ describe.each(targets)('CLI with a $name store', (target) => {
     const url = target.url();
     const events = input();
     const file = writeEvents(`two-sessions-${target.name}.jsonl`, events);
-    const normalized = await cli(['normalize', '--from', 'events', '--store', url, '--quiet', file]);
-    expect(normalized.stderr).toBe('');
+    const normalized = await cli(['normalize', '--from', 'events', '--store', url, '--quiet', '--summary', file]);
     expect(normalized.code).toBe(0);
+    // Counts reconcile: every event the pipeline accepted is in the store.
+    const summary = JSON.parse(normalized.stderr) as { events: number; invalidEvents: number };
+    expect(summary).toMatchObject({ events: events.length, invalidEvents: 0 });
 
     const sessions = await cli(['sessions', '--store', url]);
     expect(sessions.code).toBe(0);
@@ -96,6 +98,7 @@ describe.each(targets)('CLI with a $name store', (target) => {
       { id: 'alpha', sessionId: 'alpha', events: 120, firstAt: count('alpha')[0]!.at, lastAt: count('alpha').at(-1)!.at },
       { id: 'beta', sessionId: 'beta', events: 64, firstAt: count('beta')[0]!.at, lastAt: count('beta').at(-1)!.at },
     ]);
+    expect(120 + 64).toBe(summary.events);
     const table = await cli(['sessions', '--store', url, '--format', 'table']);
     expect(table.stdout.split('\n')[0]).toMatch(/^SESSION\s+EVENTS\s+FIRST\s+LAST$/);
     expect(table.stdout).toMatch(/alpha\s+120\s+2023-11-14T22:13:20\.000Z/);

@@ -354,7 +354,8 @@ describe.each(BACKENDS)('$name event store conformance', (backend) => {
       }
     });
 
-    it.skipIf(!backend.durable)('reopen: everything appended and snapshotted survives close and reopen', async () => {
+    // Only the durable stores outlive close(); the memory store has nothing to reopen.
+    if (backend.durable) it('reopen: everything appended and snapshotted survives close and reopen', async () => {
       const url = backend.freshUrl();
       const events = eventsRange('p', 0, 100);
       let store = await backend.open(url);

@@ -2,11 +2,11 @@
 // and one stats JSON line on stderr. Memory is bounded by the budget, not the input size.
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Readable } from 'node:stream';
 import { ContractError, type CompressionStep, type OutputCompressionSpec, type TokenEstimator } from '../../contract/index.js';
 import { CompressionStream, DEFAULT_SPECS, MARKER_PLACEHOLDERS, SpecError, checkSpec, loadExactEstimator } from '../../compress/index.js';
 import { UsageError, type Command } from './types.js';
+import { parseCommandArgs } from './args.js';
 
 /** Without --spec: Codex's budget with toolnorm's neutral marker, which fits any budget kind. */
 const CLI_SPEC: OutputCompressionSpec = { id: 'cli', budget: { maxTokens: 10_000 }, strategy: [{ type: 'head_tail', headRatio: 0.5 }], estimator: 'bytes4' };
@@ -148,25 +148,20 @@ export const compressCommand: Command = {
   summary: 'compress one tool output (file or stdin) to a byte, token or line budget; stats on stderr',
   usage: USAGE,
   async run(io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: io.argv,
-        allowPositionals: true,
-        options: {
-          spec: { type: 'string' },
-          'max-bytes': { type: 'string' },
-          'max-tokens': { type: 'string' },
-          'max-lines': { type: 'string' },
-          strategy: { type: 'string' },
-          'head-ratio': { type: 'string' },
-          estimator: { type: 'string' },
-          marker: { type: 'string' },
-        },
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const parsed = parseCommandArgs({
+      args: io.argv,
+      allowPositionals: true,
+      options: {
+        spec: { type: 'string' },
+        'max-bytes': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        'max-lines': { type: 'string' },
+        strategy: { type: 'string' },
+        'head-ratio': { type: 'string' },
+        estimator: { type: 'string' },
+        marker: { type: 'string' },
+      },
+    });
     if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? `expected one FILE or -, got ${parsed.positionals.length}` : 'missing FILE (or - for stdin)');
     let spec: OutputCompressionSpec;
     let input: { name: string; stream: Readable };

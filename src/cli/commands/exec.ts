@@ -1,6 +1,5 @@
 // `toolnorm exec`: runs one built-in tool through the executor and prints the final part (and,
 // with --events, the events that made it, ready for `toolnorm normalize --from events`).
-import { parseArgs } from 'node:util';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { MemoryEventStore } from '../../store/memory.js';
@@ -10,6 +9,7 @@ import { builtinTools } from '../../executor/builtins/index.js';
 import { TIER_ORDER, isTier } from '../../executor/tiers.js';
 import { LineWriter } from '../writer.js';
 import { UsageError, type Command } from './types.js';
+import { parseCommandArgs } from './args.js';
 
 const TOOL_NAMES = builtinTools().map((t) => t.name);
 
@@ -48,30 +48,25 @@ export const execCommand: Command = {
   summary: 'run a built-in tool (bash, file_read, file_write, file_edit, file_copy) under a policy, as a normalized part',
   usage: USAGE,
   async run(io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: io.argv,
-        allowPositionals: true,
-        options: {
-          cwd: { type: 'string' },
-          root: { type: 'string', multiple: true },
-          'write-root': { type: 'string', multiple: true },
-          tier: { type: 'string', default: 'execute' },
-          timeout: { type: 'string' },
-          events: { type: 'boolean', default: false },
-          session: { type: 'string' },
-          home: { type: 'string' },
-          'allow-command': { type: 'string', multiple: true },
-          'deny-command': { type: 'string', multiple: true },
-          'allow-host': { type: 'string', multiple: true },
-          'deny-host': { type: 'string', multiple: true },
-          'allow-private': { type: 'boolean', default: false },
-        },
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const parsed = parseCommandArgs({
+      args: io.argv,
+      allowPositionals: true,
+      options: {
+        cwd: { type: 'string' },
+        root: { type: 'string', multiple: true },
+        'write-root': { type: 'string', multiple: true },
+        tier: { type: 'string', default: 'execute' },
+        timeout: { type: 'string' },
+        events: { type: 'boolean', default: false },
+        session: { type: 'string' },
+        home: { type: 'string' },
+        'allow-command': { type: 'string', multiple: true },
+        'deny-command': { type: 'string', multiple: true },
+        'allow-host': { type: 'string', multiple: true },
+        'deny-host': { type: 'string', multiple: true },
+        'allow-private': { type: 'boolean', default: false },
+      },
+    });
     const v = parsed.values;
     const [toolName, json, ...extra] = parsed.positionals;
     if (toolName === undefined) throw new UsageError(`missing TOOL (one of ${TOOL_NAMES.join(', ')})`);

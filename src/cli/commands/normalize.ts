@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { ADAPTER_IDS, adapterById, detectAdapter } from '../../adapters/registry.js';
 import type { AdapterDefinition } from '../../adapters/types.js';
@@ -8,6 +7,7 @@ import { resolveInputs, type Input } from '../inputs.js';
 import { LineWriter } from '../writer.js';
 import { progressBar } from '../progress.js';
 import { UsageError, type Command } from './types.js';
+import { parseCommandArgs } from './args.js';
 import { openStoreSink, type StoreSink } from '../store-sink.js';
 import { packageRoot } from '../package-root.js';
 import { DeclarativeCompressor } from '../../compress/index.js';
@@ -60,29 +60,24 @@ export const normalizeCommand: Command = {
   summary: 'turn Claude Code, Codex, OpenCode or ACP recordings into parts, events, ACP frames or UI parts',
   usage: USAGE,
   async run(io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: io.argv,
-        allowPositionals: true,
-        options: {
-          from: { type: 'string', default: 'auto' },
-          to: { type: 'string', default: 'parts' },
-          summary: { type: 'boolean', default: false },
-          strict: { type: 'boolean', default: false },
-          session: { type: 'string' },
-          cwd: { type: 'string' },
-          'mcp-server': { type: 'string', multiple: true },
-          clock: { type: 'string', default: 'zero' },
-          output: { type: 'string', default: 'full' },
-          'ui-states': { type: 'string', default: 'legacy' },
-          store: { type: 'string' },
-          quiet: { type: 'boolean', default: false },
-        },
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const parsed = parseCommandArgs({
+      args: io.argv,
+      allowPositionals: true,
+      options: {
+        from: { type: 'string', default: 'auto' },
+        to: { type: 'string', default: 'parts' },
+        summary: { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
+        session: { type: 'string' },
+        cwd: { type: 'string' },
+        'mcp-server': { type: 'string', multiple: true },
+        clock: { type: 'string', default: 'zero' },
+        output: { type: 'string', default: 'full' },
+        'ui-states': { type: 'string', default: 'legacy' },
+        store: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+      },
+    });
     const v = parsed.values;
     const to = v.to as OutputFormat;
     if (!FORMATS.includes(to)) throw new UsageError(`unknown --to "${v.to}"; expected ${FORMATS.join(', ')}`);

@@ -1,6 +1,5 @@
 // `toolnorm replay`: rebuilds one session from an event store through the same replayer the
 // library uses (ToolRepository), and prints it as parts, events, ACP frames or UI parts.
-import { parseArgs } from 'node:util';
 import { encodeParts } from '../../acp/encoder.js';
 import { ToolRepository } from '../../events/repository.js';
 import { followSession } from '../../store/follow.js';
@@ -10,6 +9,7 @@ import { LineWriter } from '../writer.js';
 import { diagnosticsOf, projectParts } from '../../events/projector.js';
 import { describeStoreUrl, openStore } from '../../store/open.js';
 import { UsageError, type Command } from './types.js';
+import { parseCommandArgs } from './args.js';
 
 const FORMATS = ['parts', 'events', 'acp', 'ui'] as const;
 type Format = (typeof FORMATS)[number];
@@ -45,26 +45,21 @@ export const replayCommand: Command = {
   summary: 'rebuild a stored session and print it as parts, events, ACP frames or UI parts',
   usage: USAGE,
   async run(io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: io.argv,
-        allowPositionals: false,
-        options: {
-          store: { type: 'string' },
-          session: { type: 'string' },
-          to: { type: 'string', default: 'parts' },
-          'to-seq': { type: 'string' },
-          'from-seq': { type: 'string' },
-          follow: { type: 'boolean', default: false },
-          output: { type: 'string', default: 'full' },
-          'ui-states': { type: 'string', default: 'legacy' },
-          quiet: { type: 'boolean', default: false },
-        },
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const parsed = parseCommandArgs({
+      args: io.argv,
+      allowPositionals: false,
+      options: {
+        store: { type: 'string' },
+        session: { type: 'string' },
+        to: { type: 'string', default: 'parts' },
+        'to-seq': { type: 'string' },
+        'from-seq': { type: 'string' },
+        follow: { type: 'boolean', default: false },
+        output: { type: 'string', default: 'full' },
+        'ui-states': { type: 'string', default: 'legacy' },
+        quiet: { type: 'boolean', default: false },
+      },
+    });
     const v = parsed.values;
     const to = v.to as Format;
     if (!FORMATS.includes(to)) throw new UsageError(`unknown --to "${v.to}"; expected ${FORMATS.join(', ')}`);

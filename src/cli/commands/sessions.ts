@@ -1,9 +1,9 @@
 // `toolnorm sessions`: what an event store holds, one session per line, oldest first.
-import { parseArgs } from 'node:util';
 import { describeStoreUrl, openStore } from '../../store/open.js';
 import type { EventStore, SessionInfo } from '../../store/types.js';
 import { LineWriter } from '../writer.js';
 import { UsageError, type Command } from './types.js';
+import { parseCommandArgs } from './args.js';
 
 const USAGE = `Usage: toolnorm sessions [--store URL] [--format json|table]
 
@@ -29,12 +29,7 @@ export const sessionsCommand: Command = {
   summary: 'list the sessions stored in an event store',
   usage: USAGE,
   async run(io) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: io.argv, allowPositionals: false, options: { store: { type: 'string' }, format: { type: 'string', default: 'json' } } });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const parsed = parseCommandArgs({ args: io.argv, allowPositionals: false, options: { store: { type: 'string' }, format: { type: 'string', default: 'json' } } });
     const { store: url, format } = parsed.values;
     if (format !== 'json' && format !== 'table') throw new UsageError(`--format must be json or table, got "${format}"`);
     const label = describeStoreUrl(url);

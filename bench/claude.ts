@@ -25,9 +25,11 @@ const TOOL_ID = /\b(srvtoolu_|toolu_)[A-Za-z0-9_]+/g;
  * Copy `k` of a recording: tool-use ids and message uuids made unique. Session ids are kept
  * (`keep`), so each recording reads as one long session, unless `--sessions distinct`.
  */
-function rewrite(line: string, k: number, keep: ReadonlySet<string>): string {
-  const tag = k.toString(16).padStart(6, '0');
-  return line.replace(UUID, (u) => (keep.has(u) ? u : `${u.slice(0, 24)}${tag}${u.slice(30)}`)).replace(TOOL_ID, (id) => `${id}_c${k}`);
+function rewrite(line: string, k: number, f: number, keep: ReadonlySet<string>): string {
+  // Copy and recording both go into the tag: the captured recordings reuse mock tool ids, and two
+  // recordings may share a session id, so a copy-only tag would make two calls collide.
+  const tag = (k * 64 + f).toString(16).padStart(6, '0');
+  return line.replace(UUID, (u) => (keep.has(u) ? u : `${u.slice(0, 24)}${tag}${u.slice(30)}`)).replace(TOOL_ID, (id) => `${id}_c${k}f${f}`);
 }
 
 function sessionIdsOf(sessions: string[][]): Set<string> {
@@ -63,8 +65,8 @@ async function build(file: string, targetBytes: number, distinctSessions: boolea
   const out = createWriteStream(file);
   let bytes = 0;
   for (let k = 0; bytes < targetBytes; k++) {
-    for (const lines of sessions) {
-      const chunk = `${lines.map((l) => rewrite(l, k, keep)).join('\n')}\n`;
+    for (const [f, lines] of sessions.entries()) {
+      const chunk = `${lines.map((l) => rewrite(l, k, f, keep)).join('\n')}\n`;
       bytes += Buffer.byteLength(chunk);
       if (!out.write(chunk)) await once(out, 'drain');
     }
@@ -94,7 +96,7 @@ async function child(mode: string, file: string): Promise<void> {
   const result: ChildResult = { mode, bytes, lines: 0, seconds: 0, maxRssMb: 0 };
   if (mode === 'baseline') {
     let keys = 0;
-    for await (const l of readLines(createReadStream(file))) {
+    for await (const l of readLines(createReadStream(file, { highWaterMark: 1024 * 1024 }))) {
       lines++;
       if (l.text) keys += Object.keys(JSON.parse(l.text) as object).length;
     }
@@ -104,7 +106,7 @@ async function child(mode: string, file: string): Promise<void> {
     let events = 0;
     const a = claudeAdapter.create({ event: () => { events++; }, diagnostic: () => {} }, { clock: () => 0 });
     a.beginFile?.(file);
-    for await (const l of readLines(createReadStream(file))) {
+    for await (const l of readLines(createReadStream(file, { highWaterMark: 1024 * 1024 }))) {
       lines++;
       a.line(l.text, { line: l.line, offset: l.offset });
     }
@@ -116,7 +118,7 @@ async function child(mode: string, file: string): Promise<void> {
     let diagnostics = 0;
     const p = new NormalizePipeline(claudeAdapter, { to: 'parts', clock: () => 0 }, { output: () => { parts++; }, diagnostic: () => { diagnostics++; } });
     p.beginFile(file);
-    for await (const l of readLines(createReadStream(file))) {
+    for await (const l of readLines(createReadStream(file, { highWaterMark: 1024 * 1024 }))) {
       lines++;
       p.line(l.text, { line: l.line, offset: l.offset });
     }

@@ -73,7 +73,7 @@ interface Pass { lines: number; parts?: number; events?: number; diagnostics?: n
 
 async function pass(mode: string, file: string, end?: number): Promise<Pass> {
   const { readLines } = await import('../src/pipeline/lines.js');
-  const stream = createReadStream(file, end !== undefined ? { end } : {});
+  const stream = createReadStream(file, { highWaterMark: 1024 * 1024, ...(end !== undefined ? { end } : {}) });
   let lines = 0;
   if (mode === 'baseline') {
     let keys = 0;

@@ -74,7 +74,7 @@ async function pass(mode: string, file: string, end?: number): Promise<Pass> {
   const { NormalizePipeline } = await import('../src/pipeline/normalize.js');
   const { opencodeAdapter } = await import('../src/adapters/opencode/index.js');
   const out: Pass = { lines: 0, payloads: 0, parts: 0, events: 0, diagnostics: 0 };
-  const input = createReadStream(file, end !== undefined ? { end } : {});
+  const input = createReadStream(file, { highWaterMark: 1024 * 1024, ...(end !== undefined ? { end } : {}) });
   if (mode === 'baseline') {
     let keys = 0;
     for await (const l of readLines(input)) {

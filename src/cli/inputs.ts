@@ -3,6 +3,7 @@
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
+import { READ_CHUNK_BYTES } from '../pipeline/lines.js';
 
 export interface Input {
   /** As the user named it (or relative to the named directory), never an absolute machine path. */
@@ -24,7 +25,7 @@ function expandDir(dir: string, shown: string): Input[] {
 }
 
 function fileInput(path: string, shown: string): Input {
-  return { name: shown, size: statSync(path).size, open: () => createReadStream(path) };
+  return { name: shown, size: statSync(path).size, open: () => createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }) };
 }
 
 /** Throws an Error naming the path and reason when an input cannot be read. */

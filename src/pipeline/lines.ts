@@ -8,6 +8,12 @@ export interface Line {
   offset: number;
 }
 
+/**
+ * Read size for input files: 1 MiB chunks instead of the 64 KiB stream default cut the number of
+ * thread-pool round trips (time spent idle waiting for the next chunk) sixteenfold on big inputs.
+ */
+export const READ_CHUNK_BYTES = 1024 * 1024;
+
 const NL = 0x0a;
 const CR = 0x0d;
 

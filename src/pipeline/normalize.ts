@@ -18,9 +18,10 @@ export interface NormalizeOptions extends AdapterOptions, ReducerOptions {
   output?: OutputView;
   uiStates?: UiStateNames;
   /**
-   * Events to wait after a part turns terminal before it is printed and dropped (default 256):
-   * long enough for late enrichment (a subagent's task notification after its result), short
-   * enough that finished parts die young instead of being promoted and swept by major GCs.
+   * Events to wait after a part turns terminal before it is printed and dropped (default 64):
+   * long enough for late enrichment (a subagent's task notification after its result: at most 5
+   * events later across the whole corpus), short enough that finished parts die young instead of
+   * being promoted and swept by major GCs. Anything later is reported as a late_event diagnostic.
    */
   retireAfterEvents?: number;
   /** Compresses completed outputs inline (derived `tool.output.compressed` events). */
@@ -73,7 +74,7 @@ export class NormalizePipeline {
 
   constructor(readonly definition: AdapterDefinition, private readonly options: NormalizeOptions, private readonly sinks: PipelineSinks) {
     this.reducer = createReducer(options);
-    this.retireAfter = options.retireAfterEvents ?? 256;
+    this.retireAfter = options.retireAfterEvents ?? 64;
     this.adapter = definition.create({ event: (e) => this.onEvent(e), diagnostic: (d) => this.onDiagnostic(d) }, options);
   }
 

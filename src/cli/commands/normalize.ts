@@ -41,7 +41,7 @@ Options:
   --quiet             do not print diagnostics (they are still counted)
 
 Parts are printed once each, in their final state: a part is printed when it has been final for
-a while (256 events), and parts still open at the end of input are printed last.
+a while (64 events), and parts still open at the end of input are printed last.
 Exit: 0, or 1 when input is unreadable or --strict finds diagnostics, 2 on bad usage.`;
 
 function pickAdapter(from: string, firstLines: string[], file: string | undefined): AdapterDefinition {

@@ -176,6 +176,14 @@ describe('replaceExact diff', () => {
     }), { numRuns: 2000 });
   });
 
+  it('a change after the final newline reads no line beyond the file (fast-check counterexample "\\n" → "\\n\\n")', () => {
+    const r = replaceExact('\n', '\n', '\n\n', 1);
+    expect(r.hunks).toEqual([{ oldStart: 2, oldLines: 1, newStart: 2, newLines: 2, lines: [' ', '+'] }]);
+    expect(apply('\n', r.hunks)).toEqual(['', '', '']);
+    // Ordinary edits keep no phantom context line after the final newline.
+    expect(replaceExact('a\nb\n', 'b', 'c').hunks[0]!.lines).toEqual([' a', '-b', '+c']);
+  });
+
   it('far-apart replacements give separate hunks; unifiedDiff formats them', () => {
     const original = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
     const r = replaceExact(original.replace('line 2\n', 'X\n').replace('line 18\n', 'X\n'), 'X', 'Y');

@@ -75,7 +75,12 @@ function linesOf(text: string): string[] {
 }
 
 function hunksOf(original: string, changes: Change[], context: number): Hunk[] {
-  const old = linesOf(original);
+  // Changes are positioned on the plain `split('\n')` lines (changesOf), so context is read from
+  // the same lines: a change at the very end of a file that ends in a newline sits on the empty
+  // last element, which linesOf() would drop (and the context line would read as "undefined").
+  const old = original.split('\n');
+  // Trailing context stops at the last real line (no phantom line after a final newline).
+  const real = linesOf(original).length;
   const hunks: Hunk[] = [];
   let i = 0;
   while (i < changes.length) {
@@ -83,7 +88,7 @@ function hunksOf(original: string, changes: Change[], context: number): Hunk[] {
     while (j + 1 < changes.length && changes[j + 1]!.oldStart - (changes[j]!.oldStart + changes[j]!.oldLines.length) <= 2 * context) j++;
     const first = changes[i]!, last = changes[j]!;
     const from = Math.max(0, first.oldStart - context);
-    const to = Math.min(old.length, last.oldStart + last.oldLines.length + context);
+    const to = Math.min(real, last.oldStart + last.oldLines.length + context);
     const lines: string[] = [];
     let at = from;
     for (let k = i; k <= j; k++) {

@@ -1,19 +1,18 @@
 // Golden fixtures (fixtures/codex/): inputs copied from corpus/codex/captured plus hand cases for
 // the edges; expected parts and `--to acp` frames, reviewed by hand once.
 // `UPDATE_GOLDEN=1 npx vitest run test/codex/golden.test.ts` rewrites them; review the diff.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { acpFramesOf, golden } from '../helpers/golden.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
-import { collect, splitLines } from '../../src/pipeline/collect.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { collect } from '../../src/pipeline/collect.js';
 import { decodeFrames } from '../../src/acp/decode.js';
 import { validateNormalizedToolPart } from '../../src/contract/index.js';
 import { officialAcpErrors, paramsOf } from '../helpers/acp-schema.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
 
 const DIR = join(REPO_ROOT, 'fixtures', 'codex');
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 interface Case {
   name: string;
@@ -38,39 +37,20 @@ const CASES: Case[] = [
 
 const input = (c: Case) => [{ name: `${c.name}.jsonl`, text: readFileSync(join(DIR, `${c.name}.jsonl`), 'utf8') }];
 
-/** What `toolnorm normalize --from codex --to acp FILE` prints, through the streaming pipeline. */
-function acpFrames(c: Case): unknown[] {
-  const frames: unknown[] = [];
-  const p = new NormalizePipeline(codexAdapter, { to: 'acp', clock: () => 0 }, { output: (r) => frames.push(r), diagnostic: () => {} });
-  for (const f of input(c)) {
-    p.beginFile(f.name);
-    for (const [i, l] of splitLines(f.text).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: f.name });
-    p.endFile(f.name);
-  }
-  p.end();
-  return frames;
-}
-
-function golden(file: string, actual: unknown): unknown {
-  const path = join(DIR, file);
-  if (UPDATE || !existsSync(path)) writeFileSync(path, `${JSON.stringify(actual, null, 2)}\n`);
-  return JSON.parse(readFileSync(path, 'utf8'));
-}
-
 describe('codex golden fixtures', () => {
   it.each(CASES)('$name: parts', (c) => {
     const r = collect(codexAdapter, input(c));
     expect(r.diagnostics.map((d) => d.code)).toEqual(c.diagnostics);
     expect(r.parts.length).toBeGreaterThan(0);
     for (const p of r.parts) expect(validateNormalizedToolPart(p), p.id).toBe(true);
-    expect(JSON.parse(JSON.stringify(r.parts))).toEqual(golden(`${c.name}.parts.json`, r.parts));
+    expect(JSON.parse(JSON.stringify(r.parts))).toEqual(golden(DIR, `${c.name}.parts.json`, r.parts));
   });
 
   it.each(CASES)('$name: ACP frames validate, match the golden file and decode back to the parts', (c) => {
-    const frames = acpFrames(c);
+    const frames = acpFramesOf(codexAdapter, input(c));
     expect(frames.length).toBeGreaterThan(0);
     for (const f of frames) expect(officialAcpErrors(paramsOf(f))).toEqual([]);
-    expect(frames).toEqual(golden(`${c.name}.acp.json`, frames));
+    expect(frames).toEqual(golden(DIR, `${c.name}.acp.json`, frames));
     const decoded = decodeFrames(frames);
     expect(decoded.diagnostics).toEqual([]);
     expect(JSON.parse(JSON.stringify(decoded.parts))).toEqual(JSON.parse(JSON.stringify(collect(codexAdapter, input(c)).parts)));

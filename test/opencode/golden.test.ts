@@ -1,18 +1,17 @@
 // Golden fixtures (fixtures/opencode/): expected parts and `--to acp` frames, reviewed by hand once.
 // `UPDATE_GOLDEN=1 npx vitest run test/opencode/golden.test.ts` rewrites them; review the diff.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { acpFramesOf, golden } from '../helpers/golden.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
-import { collect, splitLines } from '../../src/pipeline/collect.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { collect } from '../../src/pipeline/collect.js';
 import { decodeFrames } from '../../src/acp/decode.js';
 import { validateNormalizedToolPart } from '../../src/contract/index.js';
 import { officialAcpErrors, paramsOf } from '../helpers/acp-schema.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
 
 const DIR = join(REPO_ROOT, 'fixtures', 'opencode');
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 interface Case {
   name: string;
@@ -40,26 +39,6 @@ const CASES: Case[] = [
 const inputs = (c: Case) => c.files.map((f) => ({ name: f, text: readFileSync(join(DIR, f), 'utf8') }));
 const options = (c: Case) => (c.mcpServers ? { mcpServers: c.mcpServers } : {});
 
-/** What `toolnorm normalize --from opencode --to acp FILES` prints, through the streaming pipeline. */
-function acpFrames(c: Case): unknown[] {
-  const frames: unknown[] = [];
-  const p = new NormalizePipeline(opencodeAdapter, { to: 'acp', clock: () => 0, ...options(c) }, { output: (r) => frames.push(r), diagnostic: () => {} });
-  for (const f of inputs(c)) {
-    p.beginFile(f.name);
-    for (const [i, l] of splitLines(f.text).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: f.name });
-    p.endFile(f.name);
-  }
-  p.end();
-  return frames;
-}
-
-function golden(file: string, actual: unknown): unknown {
-  const path = join(DIR, file);
-  const text = `${JSON.stringify(actual, null, 2)}\n`;
-  if (UPDATE || !existsSync(path)) writeFileSync(path, text);
-  return JSON.parse(readFileSync(path, 'utf8'));
-}
-
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 
 describe('opencode golden fixtures', () => {
@@ -67,14 +46,14 @@ describe('opencode golden fixtures', () => {
     const r = collect(opencodeAdapter, inputs(c), options(c));
     expect(r.diagnostics.map((d) => d.code)).toEqual(c.diagnostics);
     for (const p of r.parts) expect(validateNormalizedToolPart(p), p.id).toBe(true);
-    expect(plain(r.parts)).toEqual(golden(`${c.name}.parts.json`, r.parts));
+    expect(plain(r.parts)).toEqual(golden(DIR, `${c.name}.parts.json`, r.parts));
   });
 
   it.each(CASES)('$name: ACP frames validate against the official schema, match the golden file and decode back to the parts', (c) => {
-    const frames = acpFrames(c);
+    const frames = acpFramesOf(opencodeAdapter, inputs(c), options(c));
     expect(frames.length).toBeGreaterThan(0);
     for (const f of frames) expect(officialAcpErrors(paramsOf(f))).toEqual([]);
-    expect(frames).toEqual(golden(`${c.name}.acp.json`, frames));
+    expect(frames).toEqual(golden(DIR, `${c.name}.acp.json`, frames));
     const decoded = decodeFrames(frames);
     expect(decoded.diagnostics).toEqual([]);
     expect(plain(decoded.parts)).toEqual(plain(collect(opencodeAdapter, inputs(c), options(c)).parts));
@@ -83,6 +62,6 @@ describe('opencode golden fixtures', () => {
   it('the /global/event recording gives the /event golden parts and frames exactly', () => {
     const c: Case = { name: 'run1-global', files: ['run1-global-events.sse'], diagnostics: [] };
     expect(plain(collect(opencodeAdapter, inputs(c)).parts)).toEqual(plain(JSON.parse(readFileSync(join(DIR, 'run1-events.parts.json'), 'utf8'))));
-    expect(acpFrames(c)).toEqual(JSON.parse(readFileSync(join(DIR, 'run1-events.acp.json'), 'utf8')));
+    expect(acpFramesOf(opencodeAdapter, inputs(c), options(c))).toEqual(JSON.parse(readFileSync(join(DIR, 'run1-events.acp.json'), 'utf8')));
   });
 });

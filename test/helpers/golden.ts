@@ -1,0 +1,32 @@
+// Golden-file helpers shared by the provider suites: what `toolnorm normalize --to acp` prints for
+// a fixture, and a golden reader that never creates a missing file silently (a golden is checked
+// by hand once: regenerate with UPDATE_GOLDEN=1, review the diff, commit).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { AdapterDefinition, AdapterOptions } from '../../src/adapters/types.js';
+import { splitLines, type InputFile } from '../../src/pipeline/collect.js';
+import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { REPO_ROOT } from './corpus.js';
+
+export const UPDATE_GOLDEN = process.env.UPDATE_GOLDEN === '1';
+
+/** The ACP messages the streaming pipeline prints for these inputs (deterministic clock). */
+export function acpFramesOf(adapter: AdapterDefinition, inputs: readonly InputFile[], options: AdapterOptions = {}): unknown[] {
+  const frames: unknown[] = [];
+  const p = new NormalizePipeline(adapter, { to: 'acp', clock: () => 0, ...options }, { output: (r) => frames.push(r), diagnostic: () => {} });
+  for (const f of inputs) {
+    p.beginFile(f.name);
+    for (const [i, l] of splitLines(f.text).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: f.name });
+    p.endFile(f.name);
+  }
+  p.end();
+  return frames;
+}
+
+/** The expected value stored in `dir/file`; with UPDATE_GOLDEN=1 it is (re)written from `actual` first. */
+export function golden(dir: string, file: string, actual: unknown): unknown {
+  const path = join(dir, file);
+  if (UPDATE_GOLDEN) writeFileSync(path, `${JSON.stringify(actual, null, 2)}\n`);
+  else if (!existsSync(path)) throw new Error(`missing golden file ${relative(REPO_ROOT, path)}: run with UPDATE_GOLDEN=1, review it by hand, and commit it`);
+  return JSON.parse(readFileSync(path, 'utf8'));
+}

@@ -3,7 +3,7 @@
 // ToolEvents, so ACP input goes through the same reducer as every other provider.
 import type { NormalizedToolPart, ToolMetadata } from '../contract/index.js';
 import type { AdapterDefinition, InputPosition } from '../adapters/types.js';
-import { EventEmitterFor } from '../adapters/shared/emit.js';
+import { EventEmitterFor, parseJsonLine } from '../adapters/shared/emit.js';
 import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from './decode.js';
 
 type Obj = Record<string, unknown>;
@@ -87,13 +87,8 @@ export const acpAdapter: AdapterDefinition = {
     return {
       line(text, pos) {
         if (!text.trim()) return;
-        let message: unknown;
-        try {
-          message = JSON.parse(text);
-        } catch (err) {
-          out.malformed(text, `not JSON (${(err as Error).message})`, pos);
-          return;
-        }
+        const message = parseJsonLine(text, pos, out);
+        if (message === undefined) return;
         const m = obj(message);
         if (!m) {
           out.malformed(text, 'not a JSON-RPC message or session/update params', pos);

@@ -2,7 +2,7 @@
 // store export). Each line is validated against the contract; invalid lines become diagnostics.
 import { issuesOfToolEvent, type ToolEvent } from '../../contract/index.js';
 import type { AdapterDefinition } from '../types.js';
-import { EventEmitterFor, excerpt } from '../shared/emit.js';
+import { EventEmitterFor, excerpt, parseJsonLine } from '../shared/emit.js';
 
 export const eventsAdapter: AdapterDefinition = {
   id: 'events',
@@ -23,13 +23,8 @@ export const eventsAdapter: AdapterDefinition = {
     return {
       line(text, pos) {
         if (!text.trim()) return;
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (err) {
-          out.malformed(text, `not JSON (${(err as Error).message})`, pos);
-          return;
-        }
+        const value = parseJsonLine(text, pos, out);
+        if (value === undefined) return;
         const issues = issuesOfToolEvent(value);
         if (issues.length) {
           const why = issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ');

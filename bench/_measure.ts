@@ -1,4 +1,5 @@
 // Timing helpers: interleaved runs and medians, so a noisy shared machine hurts both sides alike.
+import { closeSync, openSync, readSync } from 'node:fs';
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
@@ -20,3 +21,12 @@ export function interleaved(fns: Record<string, () => void>, rounds = 5): Record
 
 export const mb = (bytes: number) => bytes / 1e6;
 export const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** Offset of the last newline within the first `bytes` of `file`: a warm-up pass reads up to it. */
+export function warmupEnd(file: string, bytes: number): number {
+  const fd = openSync(file, 'r');
+  const buf = Buffer.alloc(bytes);
+  const n = readSync(fd, buf, 0, bytes, 0);
+  closeSync(fd);
+  return buf.subarray(0, n).lastIndexOf(0x0a);
+}

@@ -10,7 +10,8 @@
 // Prints MB/s for both (CPU time and wall), the ratio (target ≥ 0.5×) and the pipeline's peak RSS
 // (target < 200 MB).
 import { fork } from 'node:child_process';
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { warmupEnd } from './_measure.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
@@ -58,15 +59,6 @@ function runChild(mode: 'baseline' | 'pipeline' | 'adapter', file: string): Prom
     child.once('error', reject);
     child.once('exit', (code) => { if (code) reject(new Error(`${mode} child exited with ${code}`)); });
   });
-}
-
-/** The byte after the last whole line within the first `bytes` of `file`. */
-function warmupEnd(file: string, bytes: number): number {
-  const fd = openSync(file, 'r');
-  const buf = Buffer.alloc(bytes);
-  const n = readSync(fd, buf, 0, bytes, 0);
-  closeSync(fd);
-  return buf.subarray(0, n).lastIndexOf(0x0a);
 }
 
 interface Pass { lines: number; parts?: number; events?: number; diagnostics?: number; sessions?: number }

@@ -9,7 +9,8 @@
 //       reducer → parts), output discarded.
 // Prints MB/s for both, the ratio (target ≥ 0.5×) and the pipeline's peak RSS (target < 200 MB).
 import { fork } from 'node:child_process';
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { warmupEnd } from './_measure.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
@@ -96,15 +97,6 @@ async function pass(mode: string, file: string, end?: number): Promise<Pass> {
   p.endFile(file);
   out.events = p.end().events;
   return out;
-}
-
-/** The last byte of the last whole line within the first `bytes` of `file`. */
-function warmupEnd(file: string, bytes: number): number {
-  const fd = openSync(file, 'r');
-  const buf = Buffer.alloc(bytes);
-  const n = readSync(fd, buf, 0, bytes, 0);
-  closeSync(fd);
-  return buf.subarray(0, n).lastIndexOf(0x0a);
 }
 
 async function child(mode: string, file: string): Promise<void> {

@@ -2,11 +2,11 @@
 // decoding the frames gives back the same parts, for the one-shot encoder (encodeParts) and for
 // the streaming pipeline (what the CLI prints).
 import { readFileSync } from 'node:fs';
+import { acpFramesOf } from '../helpers/golden.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
-import { collect, splitLines } from '../../src/pipeline/collect.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { collect } from '../../src/pipeline/collect.js';
 import { encodeParts } from '../../src/acp/encoder.js';
 import { decodeFrames } from '../../src/acp/decode.js';
 import { CORPUS, corpusAvailable, corpusFiles } from '../helpers/corpus.js';
@@ -31,12 +31,7 @@ describe.skipIf(!available)('claude corpus → ACP', () => {
 
   it.each(files)('%s: streamed --to acp frames validate and decode to the same parts', (rel) => {
     const text = readFileSync(join(CORPUS, rel), 'utf8');
-    const frames: unknown[] = [];
-    const p = new NormalizePipeline(claudeAdapter, { to: 'acp', clock: () => 0 }, { output: (x) => frames.push(x), diagnostic: () => {} });
-    p.beginFile(rel);
-    for (const [i, l] of splitLines(text).entries()) p.line(l.text, { line: i + 1, offset: l.offset });
-    p.endFile(rel);
-    p.end();
+    const frames = acpFramesOf(claudeAdapter, [{ name: rel, text }]);
     for (const f of frames) expect(officialAcpErrors(paramsOf(f))).toEqual([]);
     const decoded = decodeFrames(frames);
     expect(decoded.diagnostics).toEqual([]);

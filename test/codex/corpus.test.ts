@@ -2,12 +2,12 @@
 // raw scan (test/codex/scan.ts); the other files (README, driver scripts) go through without a
 // crash, each line reported as malformed. `--to acp` frames validate and decode back.
 import { readFileSync } from 'node:fs';
+import { acpFramesOf } from '../helpers/golden.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { detectAdapter } from '../../src/adapters/registry.js';
 import { collect, splitLines } from '../../src/pipeline/collect.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
 import { encodeParts } from '../../src/acp/encoder.js';
 import { decodeFrames } from '../../src/acp/decode.js';
 import { validateNormalizedToolPart } from '../../src/contract/index.js';
@@ -106,12 +106,7 @@ describe.skipIf(!available)('codex corpus', () => {
 
   it.each(recordings)('%s: streamed --to acp frames validate and decode to the same parts', (rel) => {
     const text = read(rel);
-    const frames: unknown[] = [];
-    const p = new NormalizePipeline(codexAdapter, { to: 'acp', clock: () => 0 }, { output: (x) => frames.push(x), diagnostic: () => {} });
-    p.beginFile(rel);
-    for (const [i, l] of splitLines(text).entries()) p.line(l.text, { line: i + 1, offset: l.offset });
-    p.endFile(rel);
-    p.end();
+    const frames = acpFramesOf(codexAdapter, [{ name: rel, text }]);
     for (const f of frames) expect(officialAcpErrors(paramsOf(f))).toEqual([]);
     const decoded = decodeFrames(frames);
     expect(decoded.diagnostics).toEqual([]);

@@ -2,6 +2,7 @@
 // Expected counts and states come from a plain scan of the raw JSON (a deep walk for objects
 // with type "tool"), not from the adapter.
 import { readFileSync } from 'node:fs';
+import { acpFramesOf } from '../helpers/golden.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { issuesOfNormalizedToolPart, type NormalizedToolPart } from '../../src/contract/index.js';
@@ -135,12 +136,7 @@ describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
     });
 
     it('--to acp: every frame validates against the official ACP schema and decodes back to the parts', () => {
-      const frames: unknown[] = [];
-      const p = new NormalizePipeline(opencodeAdapter, { to: 'acp', clock: () => 0 }, { output: (x) => frames.push(x), diagnostic: () => {} });
-      p.beginFile(rel);
-      for (const [i, l] of splitLines(text).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: rel });
-      p.endFile(rel);
-      p.end();
+      const frames = acpFramesOf(opencodeAdapter, [{ name: rel, text }]);
       for (const f of frames) expect(officialAcpErrors(paramsOf(f))).toEqual([]);
       const decoded = decodeFrames(frames);
       expect(decoded.diagnostics).toEqual([]);

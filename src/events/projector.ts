@@ -18,17 +18,20 @@ export function timingOf(p: PartRecord): ToolTiming {
 }
 
 export function projectPart(p: PartRecord, options: ProjectOptions = {}): NormalizedToolPart {
-  const common = { id: p.id, name: p.name, kind: p.kind, title: p.title, input: p.input, timing: timingOf(p), metadata: p.metadata };
+  // Literals rather than spreads of a common object: this runs once per printed part, and
+  // spreading allocates the shared fields twice. Key order is the output order.
+  const timing = timingOf(p);
   switch (p.state) {
     case 'complete': {
-      const useCompressed = options.output === 'compressed' && p.compressed;
+      const useCompressed = options.output === 'compressed' && p.compressed !== undefined;
+      if (!p.hasOutput && !useCompressed) return { id: p.id, name: p.name, kind: p.kind, title: p.title, input: p.input, timing, metadata: p.metadata, state: 'complete' };
       const output = useCompressed ? p.compressed!.output : p.output;
-      return p.hasOutput || useCompressed ? { ...common, state: 'complete', output } : { ...common, state: 'complete' };
+      return { id: p.id, name: p.name, kind: p.kind, title: p.title, input: p.input, timing, metadata: p.metadata, state: 'complete', output };
     }
     case 'error':
-      return { ...common, state: 'error', error: p.error ?? { message: 'failed without an error message', code: 'tool_error' } };
+      return { id: p.id, name: p.name, kind: p.kind, title: p.title, input: p.input, timing, metadata: p.metadata, state: 'error', error: p.error ?? { message: 'failed without an error message', code: 'tool_error' } };
     default:
-      return { ...common, state: p.state };
+      return { id: p.id, name: p.name, kind: p.kind, title: p.title, input: p.input, timing, metadata: p.metadata, state: p.state };
   }
 }
 

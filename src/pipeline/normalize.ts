@@ -43,9 +43,12 @@ export interface Summary {
 }
 
 interface Session {
+  readonly id: string;
   state: ToolSessionState;
   encoder?: AcpEncoder;
   retired: Set<string>;
+  /** Terminal parts of this session waiting in the retirement queue. */
+  queued: Set<string>;
   diagnosticsSeen: number;
 }
 
@@ -63,9 +66,8 @@ export class NormalizePipeline {
    * Terminal parts waiting out the grace window, in the order they turned terminal (all sessions).
    * A plain FIFO array: iterating a Map from the front after many deletes walks every tombstone.
    */
-  private queue: { key: string; sessionId: string; id: string; at: number }[] = [];
+  private queue: { session: Session; id: string; at: number }[] = [];
   private queueHead = 0;
-  private readonly queued = new Set<string>();
   private readonly reducer: Reducer;
   private readonly adapter;
   private readonly retireAfter: number;
@@ -121,7 +123,7 @@ export class NormalizePipeline {
   private session(id: string): Session {
     let s = this.sessions.get(id);
     if (!s) {
-      s = { state: emptySessionState(), retired: new Set(), diagnosticsSeen: 0 };
+      s = { id, state: emptySessionState(), retired: new Set(), queued: new Set(), diagnosticsSeen: 0 };
       if (this.options.to === 'acp') s.encoder = new AcpEncoder({ output: this.options.output, cwd: this.options.cwd });
       this.sessions.set(id, s);
     }
@@ -159,12 +161,9 @@ export class NormalizePipeline {
     if (session.encoder && after !== before) {
       for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame);
     }
-    if (TERMINAL.has(after.state)) {
-      const key = `${e.sessionId}\u0000${after.id}`;
-      if (!this.queued.has(key)) {
-        this.queued.add(key);
-        this.queue.push({ key, sessionId: e.sessionId, id: after.id, at: this.eventCount });
-      }
+    if (TERMINAL.has(after.state) && !session.queued.has(after.id)) {
+      session.queued.add(after.id);
+      this.queue.push({ session, id: after.id, at: this.eventCount });
     }
     this.drainDiagnostics(session);
     this.retireDue();
@@ -193,11 +192,11 @@ export class NormalizePipeline {
       const t = this.queue[this.queueHead]!;
       if (this.eventCount - t.at < this.retireAfter) break;
       this.queueHead++;
-      if (!this.queued.has(t.key)) continue; // already retired at end of input
-      const session = this.sessions.get(t.sessionId)!;
+      const session = t.session;
+      if (!session.queued.has(t.id)) continue; // already retired at end of input
       const record = session.state.parts.get(t.id);
-      if (record) this.retire(t.sessionId, session, record);
-      else this.queued.delete(t.key);
+      if (record) this.retire(session.id, session, record);
+      else session.queued.delete(t.id);
     }
     if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.queueHead);
@@ -213,7 +212,7 @@ export class NormalizePipeline {
     if (this.options.to === 'parts') this.sinks.output(part);
     else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
     else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(sessionId, record)) this.writeAcp(frame);
-    this.queued.delete(`${sessionId}\u0000${record.id}`);
+    session.queued.delete(record.id);
     session.retired.add(record.id);
     session.state = { ...session.state, parts: session.state.parts.delete(record.id) };
   }

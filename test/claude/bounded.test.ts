@@ -30,4 +30,16 @@ describe('BoundedMap / BoundedSet', () => {
     expect(s.add('x')).toBe(false);
     expect(s.has('x')).toBe(true);
   });
+
+  it('BoundedSet remembers a value across one generation change, and forgets it after two', () => {
+    const s = new BoundedSet<string>(3);
+    s.add('x');
+    s.add('a');
+    s.add('b'); // the generation with x becomes the old one
+    expect(s.has('x')).toBe(true);
+    expect(s.add('x')).toBe(false); // found in the old generation, and young again now
+    for (const v of ['c', 'd', 'e', 'f', 'g', 'h']) expect(s.add(v)).toBe(true);
+    expect(s.has('a')).toBe(false);
+    expect(s.add('a')).toBe(true);
+  });
 });

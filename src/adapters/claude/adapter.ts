@@ -37,6 +37,7 @@ const QUIET_TYPES = new Set([
 ]);
 
 const TOOL_USE_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+const isToolUseBlock = (b: unknown): boolean => !!b && typeof b === 'object' && TOOL_USE_BLOCKS.has((b as Obj).type as string);
 const NON_BLANK = /\S/;
 
 /** tool_result blocks, and server-tool result blocks (`web_search_tool_result`…). */
@@ -227,18 +228,21 @@ export class ClaudeReader implements Adapter {
   // ---- starting calls --------------------------------------------------------------------
 
   private onAssistant(line: Obj, frame: Frame, uuid = s(line.uuid)): void {
+    const content = obj(line.message)?.content;
+    const hasTools = Array.isArray(content) && content.some(isToolUseBlock);
+    // Only frames that act are de-duplicated: a repeated text frame does nothing either way.
+    if (!hasTools && !Array.isArray(line.supersedes)) return;
     if (uuid && !this.seen.add(uuid)) return;
     if (Array.isArray(line.supersedes)) this.tracker.retract(line.supersedes, frame.at, frame.pos, 'superseded by a later assistant message');
-    const content = obj(line.message)?.content;
-    if (!Array.isArray(content)) return;
+    if (!hasTools) return;
     let metaTools: Map<string, string> | undefined;
     if (Array.isArray(line.tool_use_meta)) {
       metaTools = new Map();
       for (const m of line.tool_use_meta) if (s(obj(m)?.id) && s(obj(m)?.tool_name)) metaTools.set(String(obj(m)!.id), String(obj(m)!.tool_name));
     }
     for (const raw of content) {
-      const block = obj(raw);
-      if (!block || !TOOL_USE_BLOCKS.has(String(block.type))) continue;
+      if (!isToolUseBlock(raw)) continue;
+      const block = raw as Obj;
       const id = s(block.id);
       if (!id) {
         this.out.diagnostic('invalid_tool_use', `line ${frame.pos.line}: a ${String(block.type)} block without an id was skipped`, frame.pos);
@@ -251,11 +255,11 @@ export class ClaudeReader implements Adapter {
   // ---- results ---------------------------------------------------------------------------
 
   private onUser(line: Obj, frame: Frame, uuid = s(line.uuid)): void {
-    if (uuid && !this.seen.add(uuid)) return;
     const content = obj(line.message)?.content;
     if (!Array.isArray(content)) return;
     const results = resultBlocks(content);
     if (results.length === 0) return;
+    if (uuid && !this.seen.add(uuid)) return;
     // The structured result and permission fields sit on the line; they belong to its one result.
     const single = results.length === 1;
     const structured = single ? (line.tool_use_result !== undefined ? line.tool_use_result : line.toolUseResult) : undefined;

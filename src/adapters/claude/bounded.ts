@@ -7,14 +7,16 @@ export class BoundedMap<K, V extends NonNullable<unknown>> {
   private old = new Map<K, V>();
   constructor(private readonly limit: number) {}
 
-  // Values are never undefined here, so one lookup per generation answers get and has.
+  // Values are never undefined here, so one lookup per generation answers get and has. Most of
+  // these maps never fill a generation (or stay empty), and a lookup that misses in a large map is
+  // a cache miss, so empty generations are not searched.
   get(key: K): V | undefined {
-    const v = this.young.get(key);
-    return v !== undefined ? v : this.old.get(key);
+    const v = this.young.size !== 0 ? this.young.get(key) : undefined;
+    return v !== undefined || this.old.size === 0 ? v : this.old.get(key);
   }
 
   has(key: K): boolean {
-    return this.young.has(key) || this.old.has(key);
+    return (this.young.size !== 0 && this.young.has(key)) || (this.old.size !== 0 && this.old.has(key));
   }
 
   /** A key set again shadows its old-generation entry, which then simply ages out. */
@@ -40,17 +42,25 @@ export class BoundedMap<K, V extends NonNullable<unknown>> {
 }
 
 export class BoundedSet<T> {
-  private readonly map: BoundedMap<T, true>;
-  constructor(limit: number) {
-    this.map = new BoundedMap(limit);
-  }
+  private young = new Set<T>();
+  private old = new Set<T>();
+  constructor(private readonly limit: number) {}
+
   has(v: T): boolean {
-    return this.map.has(v);
+    return (this.young.size !== 0 && this.young.has(v)) || (this.old.size !== 0 && this.old.has(v));
   }
-  /** Adds `v`; false when it was already there. */
+
+  /** Adds `v`; false when it was already there. One lookup while the old generation is empty. */
   add(v: T): boolean {
-    if (this.map.has(v)) return false;
-    this.map.set(v, true);
-    return true;
+    const before = this.young.size;
+    this.young.add(v);
+    if (this.young.size === before) return false;
+    // Present only in the old generation: it is now young again, and was not new.
+    const added = this.old.size === 0 || !this.old.has(v);
+    if (this.young.size >= this.limit) {
+      this.old = this.young;
+      this.young = new Set();
+    }
+    return added;
   }
 }

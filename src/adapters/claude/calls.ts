@@ -10,7 +10,7 @@ import type { McpName } from './mcp-names.js';
 import { buildOutput, resultText } from './output.js';
 import { SubagentLinks } from './subagents.js';
 import { taskFields } from './tasks.js';
-import { identify, type TitleContext, type ToolSpec } from './tools.js';
+import { identify, type IdentityContext, type ToolSpec } from './tools.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -73,9 +73,11 @@ export class CallTracker {
     return this.calls.get(id);
   }
 
-  private titleContext(sessionId: string, cwd: string | undefined): TitleContext & { mcpServers: Iterable<string> } {
+  private readonly taskDescription = (id: string): string | undefined => this.taskDescriptions.get(id);
+
+  private titleContext(sessionId: string, cwd: string | undefined, mcpMetaTool: string | undefined): IdentityContext {
     const info = this.sessionOf(sessionId);
-    return { cwd: cwd ?? info.cwd, mcpServers: info.mcpServers, taskDescription: (id: string) => this.taskDescriptions.get(id) };
+    return { cwd: cwd ?? info.cwd, mcpServers: info.mcpServers, taskDescription: this.taskDescription, mcpMetaTool };
   }
 
   private env(call: Call, at: number, pos?: InputPosition) {
@@ -90,7 +92,7 @@ export class CallTracker {
       if (!existing.parentId && frame.parentId && frame.parentId !== id) this.setParent(existing, frame.parentId, frame.at);
       return;
     }
-    const identity = identify(rawName, input, { ...this.titleContext(frame.sessionId, frame.cwd), mcpMetaTool: how.metaTool });
+    const identity = identify(rawName, input, this.titleContext(frame.sessionId, frame.cwd, how.metaTool));
     const call: Call = {
       id, sessionId: frame.sessionId, rawName, kind: identity.kind, title: identity.title, inputFinal: how.final, terminal: false, startedAt: frame.at,
       ...(identity.spec ? { spec: identity.spec } : {}), ...(identity.mcp ? { mcp: identity.mcp } : {}), ...(frame.cwd ? { cwd: frame.cwd } : {}),
@@ -141,7 +143,7 @@ export class CallTracker {
   /** The complete input arrived (after streamed fragments): new input, and a better title. */
   refine(call: Call, input: unknown, at: number, pos?: InputPosition, metaTool?: string): void {
     call.inputFinal = true;
-    const identity = identify(call.rawName, input, { ...this.titleContext(call.sessionId, call.cwd), mcpMetaTool: metaTool });
+    const identity = identify(call.rawName, input, this.titleContext(call.sessionId, call.cwd, metaTool));
     const body: { input: unknown; title?: string; name?: string; metadata?: ToolMetadata } = { input };
     if (identity.title !== call.title) {
       call.title = identity.title;

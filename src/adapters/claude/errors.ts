@@ -43,7 +43,11 @@ export function stripReminders(text: string): string {
     while (from < text.length && /\s/.test(text[from]!)) from++;
     start = text.indexOf(OPEN, from);
   }
-  return (out + text.slice(from)).replace(/\n+$/, '');
+  const joined = out + text.slice(from);
+  // A hand loop, not /\n+$/: the regex tries a match at every newline of a long result.
+  let end = joined.length;
+  while (end > 0 && joined.charCodeAt(end - 1) === 10) end--;
+  return end === joined.length ? joined : joined.slice(0, end);
 }
 
 type Rule = { code: ToolError['code']; test: (s: FailureSignals, message: string) => boolean };

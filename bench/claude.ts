@@ -11,6 +11,7 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
+import { compiled } from './_compiled.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const DATA = join(HERE, '.data');
@@ -87,9 +88,9 @@ function runChild(mode: 'baseline' | 'adapter' | 'pipeline', file: string): Prom
 
 async function child(mode: string, file: string): Promise<void> {
   // Modules load (and tsx transpiles them) before the clock starts.
-  const { readLines } = await import('../src/pipeline/lines.js');
-  const { NormalizePipeline } = await import('../src/pipeline/normalize.js');
-  const { claudeAdapter } = await import('../src/adapters/claude/index.js');
+  const { readLines } = await compiled<typeof import('../src/pipeline/lines.js')>('src/pipeline/lines.js');
+  const { NormalizePipeline } = await compiled<typeof import('../src/pipeline/normalize.js')>('src/pipeline/normalize.js');
+  const { claudeAdapter } = await compiled<typeof import('../src/adapters/claude/index.js')>('src/adapters/claude/index.js');
   const bytes = statSync(file).size;
   let lines = 0;
   const started = process.hrtime.bigint();

@@ -15,6 +15,7 @@ import { warmupEnd } from './_measure.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
+import { compiled } from './_compiled.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const DATA = join(HERE, '.data');
@@ -64,7 +65,7 @@ function runChild(mode: 'baseline' | 'pipeline' | 'adapter', file: string): Prom
 interface Pass { lines: number; parts?: number; events?: number; diagnostics?: number; sessions?: number }
 
 async function pass(mode: string, file: string, end?: number): Promise<Pass> {
-  const { readLines } = await import('../src/pipeline/lines.js');
+  const { readLines } = await compiled<typeof import('../src/pipeline/lines.js')>('src/pipeline/lines.js');
   const stream = createReadStream(file, { highWaterMark: 1024 * 1024, ...(end !== undefined ? { end } : {}) });
   let lines = 0;
   if (mode === 'baseline') {
@@ -76,8 +77,8 @@ async function pass(mode: string, file: string, end?: number): Promise<Pass> {
     if (keys === 0) throw new Error('nothing parsed');
     return { lines };
   }
-  const { NormalizePipeline } = await import('../src/pipeline/normalize.js');
-  const { codexAdapter } = await import('../src/adapters/codex/index.js');
+  const { NormalizePipeline } = await compiled<typeof import('../src/pipeline/normalize.js')>('src/pipeline/normalize.js');
+  const { codexAdapter } = await compiled<typeof import('../src/adapters/codex/index.js')>('src/adapters/codex/index.js');
   if (mode === 'adapter') {
     // The adapter alone: events counted and dropped (no validation, reducer or parts).
     let events = 0;

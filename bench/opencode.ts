@@ -14,6 +14,7 @@ import { warmupEnd } from './_measure.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
+import { compiled } from './_compiled.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const DATA = join(HERE, '.data');
@@ -71,9 +72,9 @@ interface Pass { lines: number; payloads: number; parts: number; events: number;
 
 /** One run over `file` (or its first `end` bytes): the baseline loop or the whole pipeline. */
 async function pass(mode: string, file: string, end?: number): Promise<Pass> {
-  const { readLines } = await import('../src/pipeline/lines.js');
-  const { NormalizePipeline } = await import('../src/pipeline/normalize.js');
-  const { opencodeAdapter } = await import('../src/adapters/opencode/index.js');
+  const { readLines } = await compiled<typeof import('../src/pipeline/lines.js')>('src/pipeline/lines.js');
+  const { NormalizePipeline } = await compiled<typeof import('../src/pipeline/normalize.js')>('src/pipeline/normalize.js');
+  const { opencodeAdapter } = await compiled<typeof import('../src/adapters/opencode/index.js')>('src/adapters/opencode/index.js');
   const out: Pass = { lines: 0, payloads: 0, parts: 0, events: 0, diagnostics: 0 };
   const input = createReadStream(file, { highWaterMark: 1024 * 1024, ...(end !== undefined ? { end } : {}) });
   if (mode === 'baseline') {

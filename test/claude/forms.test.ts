@@ -45,6 +45,13 @@ describe('stream-json / SDK messages', () => {
     // A repeated frame is skipped whole: its orphan result is reported once, not twice.
     const orphan = resultMsg('ghost', 'x', { extra: { uuid: 'dup' } });
     expect(run([init(), orphan, orphan]).diagnostics.map((d) => d.code)).toEqual(['orphan_result']);
+    // Each orphan of a repeated two-result frame is reported once.
+    const two = { ...orphan, uuid: 'dup2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'g1', content: 'x' }, { type: 'tool_result', tool_use_id: 'g2', content: 'y' }] } };
+    expect(run([init(), two, two]).diagnostics.map((d) => d.partId)).toEqual(['g1', 'g2']);
+    // A frame repeated after its call completed changes nothing and reports nothing (no late event).
+    const late = run([init(), a, resultMsg('t1', 'x'), a, resultMsg('t1', 'x', { extra: { uuid: 'r-again' } })]);
+    expect(late.events.map((e) => e.type)).toEqual(['tool.started', 'tool.completed']);
+    expect(late.diagnostics).toEqual([]);
   });
 
   it('keeps the structured result and moves image data out', () => {

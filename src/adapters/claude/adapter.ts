@@ -54,7 +54,8 @@ function resultBlocks(content: unknown[]): Obj[] {
 export class ClaudeReader implements Adapter {
   private readonly out: EventEmitterFor;
   private readonly sessions = new Map<string, SessionInfo>();
-  private readonly seen = new BoundedSet<string>(50_000);
+  /** Diagnostics already reported per frame uuid, so a repeated frame does not report twice. */
+  private readonly reported = new BoundedSet<string>(10_000);
   private readonly blocks = new Map<string, PartialBlock>();
   /** Latest `message_start` id per session and parent, for stream events without `api_message_id`. */
   private readonly messageIds = new Map<string, string>();
@@ -113,7 +114,8 @@ export class ClaudeReader implements Adapter {
   }
 
   line(text: string, pos: InputPosition): void {
-    if (!NON_BLANK.test(text)) return;
+    // Nearly every line starts with `{`: the regex only runs for the rest.
+    if (text.charCodeAt(0) !== 123 && !NON_BLANK.test(text)) return;
     if (this.fileIsMeta) {
       this.metaText.push(text);
       return;
@@ -147,6 +149,11 @@ export class ClaudeReader implements Adapter {
     for (const [agentId, { ids, dropped }] of this.agents.unlinked()) {
       this.out.diagnostic('unlinked_subagent', `${ids.length + dropped} tool call(s) of subagent ${agentId} could not be linked to the Task call that spawned it; pass the session transcript or agent-${agentId}.meta.json with the subagent file`, undefined, { partId: ids[0] });
     }
+  }
+
+  /** False when `what` was already reported for the frame `uuid` (a repeated frame). */
+  private firstReport(uuid: string | undefined, what: string): boolean {
+    return uuid === undefined || this.reported.add(`${uuid}\u0000${what}`);
   }
 
   // ---- envelope helpers ------------------------------------------------------------------
@@ -230,9 +237,10 @@ export class ClaudeReader implements Adapter {
   private onAssistant(line: Obj, frame: Frame, uuid = s(line.uuid)): void {
     const content = obj(line.message)?.content;
     const hasTools = Array.isArray(content) && content.some(isToolUseBlock);
-    // Only frames that act are de-duplicated: a repeated text frame does nothing either way.
     if (!hasTools && !Array.isArray(line.supersedes)) return;
-    if (uuid && !this.seen.add(uuid)) return;
+    // A repeated frame (same uuid) changes nothing: its calls are known, complete-input and
+    // parented already, and retraction is idempotent. Only its diagnostics are de-duplicated
+    // (`firstReport`), which keeps the uuid set small: hashing every frame's uuid was ~2% of the run.
     if (Array.isArray(line.supersedes)) this.tracker.retract(line.supersedes, frame.at, frame.pos, 'superseded by a later assistant message');
     if (!hasTools) return;
     let metaTools: Map<string, string> | undefined;
@@ -245,6 +253,7 @@ export class ClaudeReader implements Adapter {
       const block = raw as Obj;
       const id = s(block.id);
       if (!id) {
+        if (!this.firstReport(uuid, 'invalid_tool_use')) continue;
         this.out.diagnostic('invalid_tool_use', `line ${frame.pos.line}: a ${String(block.type)} block without an id was skipped`, frame.pos);
         continue;
       }
@@ -259,7 +268,7 @@ export class ClaudeReader implements Adapter {
     if (!Array.isArray(content)) return;
     const results = resultBlocks(content);
     if (results.length === 0) return;
-    if (uuid && !this.seen.add(uuid)) return;
+    // A repeated frame's results find their call terminal already; see onAssistant.
     // The structured result and permission fields sit on the line; they belong to its one result.
     const single = results.length === 1;
     const structured = single ? (line.tool_use_result !== undefined ? line.tool_use_result : line.toolUseResult) : undefined;
@@ -271,12 +280,14 @@ export class ClaudeReader implements Adapter {
     for (const block of results) {
       const id = s(block.tool_use_id);
       if (!id) {
+        if (!this.firstReport(uuid, 'orphan_result')) continue;
         this.out.diagnostic('orphan_result', `line ${frame.pos.line}: a tool_result without tool_use_id was skipped`, frame.pos);
         continue;
       }
       const meta = metaById?.get(id);
       const approval = approvalOf(meta?.permission_decision, single ? line.permissionDecision : undefined);
       const denied = meta?.non_execution_kind === 'user-rejected' || (single && typeof line.toolDenialKind === 'string') || approval?.decision === 'reject' || approval?.decision === 'deny';
+      if (!this.tracker.get(id) && !this.firstReport(uuid, id)) continue; // a repeated orphan result
       this.tracker.finish(id, block, structured, { approval, denied }, frame);
     }
   }

@@ -14,6 +14,59 @@ export function omittedMarker(original: unknown, bytes: number): unknown {
   return typeof original === 'string' ? `[omitted by toolnorm: ${bytes} bytes]` : { omittedBytes: bytes };
 }
 
+/**
+ * Worst-case escaping (`\uXXXX` for every unit). Counting the real escapes would tighten it but
+ * costs a scan of every character; metadata is small, so the loose bound rarely comes near the
+ * budget, and when it does an exact measurement follows.
+ */
+const jsonStringBound = (s: string): number => s.length * 6 + 2;
+
+/**
+ * An upper bound of `JSON.stringify(value).length`, or `cap + 1` as soon as it exceeds `cap`.
+ * Several times cheaper than serializing: the reducer needs it for every event with metadata, and
+ * only a bound that comes near the budget costs an exact measurement.
+ */
+export function jsonLengthBound(value: unknown, cap: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    switch (typeof v) {
+      case 'string':
+        total += jsonStringBound(v);
+        break;
+      case 'number':
+        total += 24; // the longest number JSON.stringify writes (e.g. -1.2345678901234567e-308)
+        break;
+      case 'boolean':
+        total += 5;
+        break;
+      case 'object':
+        if (v === null) {
+          total += 4;
+        } else if (Array.isArray(v)) {
+          total += 2 + v.length; // brackets and commas (a hole or undefined becomes null: counted via push)
+          for (const x of v) stack.push(x === undefined || typeof x === 'function' || typeof x === 'symbol' ? null : x);
+        } else if (typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+          total += (JSON.stringify(v) ?? '').length;
+        } else {
+          total += 2;
+          for (const k in v as Record<string, unknown>) {
+            const x = (v as Record<string, unknown>)[k];
+            if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+            total += jsonStringBound(k) + 2; // key, colon, comma
+            stack.push(x);
+          }
+        }
+        break;
+      default:
+        total += 4; // undefined at the top level or a bigint (which stringify rejects): never reached by contract data
+    }
+    if (total > cap) return cap + 1;
+  }
+  return total;
+}
+
 type Container = Record<string, unknown> | unknown[];
 
 /** Finds the blob inside `value`: follow the largest child while it dominates its parent. */

@@ -6,15 +6,26 @@ const BITS = 5;
 const WIDTH = 1 << BITS;
 const MASK = WIDTH - 1;
 
+// The reducer and the pipeline look up the same part id several times per event (get, then set;
+// before and after applying), so the last hash is remembered.
+let lastKey: string | undefined;
+let lastHash = 0;
+
 function hash(key: string): number {
+  if (key === lastKey) return lastHash;
   // FNV-1a, 32 bit.
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  lastKey = key;
+  lastHash = h >>> 0;
+  return lastHash;
 }
+
+/** Set by `set()`: whether the key was new (one traversal answers both questions). */
+let added = false;
 
 type Leaf<V> = { k: string; v: V; h: number };
 type Collision<V> = { c: Leaf<V>[]; h: number };
@@ -59,25 +70,33 @@ function merge<V>(a: Leaf<V> | Collision<V>, b: Leaf<V>, shift: number): Node<V>
 }
 
 function set<V>(node: Node<V> | undefined, leaf: Leaf<V>, shift: number): Node<V> {
-  if (!node) return leaf;
+  if (!node) {
+    added = true;
+    return leaf;
+  }
   if (isBranch(node)) {
     const bit = 1 << ((leaf.h >>> shift) & MASK);
     const idx = popcount(node.b & (bit - 1));
     const n = node.n.slice();
     if (node.b & bit) n[idx] = set(n[idx], leaf, shift + BITS);
-    else n.splice(idx, 0, leaf);
+    else {
+      n.splice(idx, 0, leaf);
+      added = true;
+    }
     return { b: node.b | bit, n };
   }
   if (isCollision(node)) {
     if (node.h === leaf.h) {
       const i = node.c.findIndex((l) => l.k === leaf.k);
       const c = node.c.slice();
-      if (i >= 0) c[i] = leaf; else c.push(leaf);
+      if (i >= 0) c[i] = leaf; else { c.push(leaf); added = true; }
       return { c, h: node.h };
     }
+    added = true;
     return merge(node, leaf, shift);
   }
   if (node.k === leaf.k) return leaf;
+  added = true;
   return merge(node, leaf, shift);
 }
 
@@ -123,14 +142,14 @@ export class PersistentMap<V> {
 
   /** Returns a new map; `this` is unchanged. Values must not be `undefined`. */
   set(key: string, value: V): PersistentMap<V> {
-    const h = hash(key);
-    const existed = get(this.root, key, h, 0) !== undefined;
-    return new PersistentMap(set(this.root, { k: key, v: value, h }, 0), existed ? this.size : this.size + 1);
+    added = false;
+    const root = set(this.root, { k: key, v: value, h: hash(key) }, 0);
+    return new PersistentMap(root, added ? this.size + 1 : this.size);
   }
 
   delete(key: string): PersistentMap<V> {
-    if (!this.has(key)) return this;
-    return new PersistentMap(remove(this.root, key, hash(key), 0), this.size - 1);
+    const root = remove(this.root, key, hash(key), 0);
+    return root === this.root ? this : new PersistentMap(root, this.size - 1);
   }
 
   *entries(): Generator<[string, V]> { yield* walk(this.root); }

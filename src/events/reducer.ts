@@ -2,7 +2,7 @@
 // executor all emit ToolEvents, and only this turns them into parts. It never mutates its input
 // and never throws on a valid event; anything odd becomes a diagnostic, never a silent drop.
 import type { Diagnostic, ToolEvent, ToolMetadata } from '../contract/index.js';
-import { DEFAULT_METADATA_LIMIT, applyMetadataBudget } from './budget.js';
+import { DEFAULT_METADATA_LIMIT, applyMetadataBudget, jsonLengthBound } from './budget.js';
 import { TERMINAL, copyRecord, type PartRecord, type ToolSessionState } from './state.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -29,7 +29,8 @@ type Handler<E extends ToolEvent> = (part: PartRecord, event: E, ctx: Ctx) => Pa
 /** Merges metadata into a record created for this event (mutated in place before it is published). */
 function mergeMetadata(part: Mutable<PartRecord>, extra: ToolMetadata | undefined, ctx: Ctx): Mutable<PartRecord> {
   if (!extra) return part;
-  const extraChars = JSON.stringify(extra).length;
+  const cap = Math.floor(ctx.opts.metadataLimitBytes / 3);
+  const extraChars = jsonLengthBound(extra, cap);
   if (extraChars <= 2) return part; // `{}`
   const merged: ToolMetadata = { ...part.metadata, ...extra };
   if (part.metadata.truncated && extra.truncated) merged.truncated = [...part.metadata.truncated, ...extra.truncated];

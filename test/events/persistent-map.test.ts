@@ -1,0 +1,56 @@
+// The HAMT behind ToolSessionState against a plain Map model: same contents and size after any
+// sequence of sets and deletes, and every older version unchanged (structural sharing).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PersistentMap } from '../../src/events/persistent-map.js';
+
+// Few distinct keys so sets overwrite and deletes hit; short keys so hashes collide in low bits.
+const key = fc.oneof(fc.constantFrom('a', 'b', 'toolu_1', 'toolu_2', 'call_x', ''), fc.string({ maxLength: 3 }));
+const op = fc.oneof(fc.tuple(fc.constant('set' as const), key, fc.nat(1000)), fc.tuple(fc.constant('delete' as const), key, fc.constant(0)));
+
+describe('PersistentMap', () => {
+  it('matches a Map model and keeps every earlier version intact (5k sequences)', () => {
+    fc.assert(fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+      let m = PersistentMap.empty<number>();
+      const model = new Map<string, number>();
+      const versions: [PersistentMap<number>, Map<string, number>][] = [];
+      for (const [kind, k, v] of ops) {
+        if (kind === 'set') { m = m.set(k, v); model.set(k, v); } else { m = m.delete(k); model.delete(k); }
+        versions.push([m, new Map(model)]);
+        expect(m.size).toBe(model.size);
+        expect(m.get(k)).toBe(model.get(k));
+      }
+      for (const [version, snapshot] of versions) {
+        expect(new Map(version.entries())).toEqual(snapshot);
+        expect(version.size).toBe(snapshot.size);
+      }
+    }), { numRuns: 5000 });
+  });
+
+  it('keeps keys whose 32-bit hashes collide apart', () => {
+    // FNV-1a collisions, found by search: each pair hashes to the same 32 bits.
+    const pairs = [['id522789', 'id739192'], ['id522788', 'id739193'], ['id522783', 'id739198']];
+    let m = PersistentMap.empty<string>();
+    for (const [a, b] of pairs) m = m.set(a!, a!).set(b!, b!);
+    expect(m.size).toBe(6);
+    for (const [a, b] of pairs) { expect(m.get(a!)).toBe(a); expect(m.get(b!)).toBe(b); }
+    m = m.set('id522789', 'again').delete('id739192');
+    expect(m.size).toBe(5);
+    expect(m.get('id522789')).toBe('again');
+    expect(m.get('id739192')).toBeUndefined();
+    expect(m.delete('id739192')).toBe(m);
+  });
+
+  it('holds many keys', () => {
+    let m = PersistentMap.empty<number>();
+    const keys = Array.from({ length: 5000 }, (_, i) => `k${i}`);
+    keys.forEach((k, i) => { m = m.set(k, i); });
+    expect(m.size).toBe(5000);
+    keys.forEach((k, i) => expect(m.get(k)).toBe(i));
+    for (const k of keys.slice(0, 2500)) m = m.delete(k);
+    expect(m.size).toBe(2500);
+    expect(m.get('k0')).toBeUndefined();
+    expect(m.get('k4999')).toBe(4999);
+    expect(m.delete('absent')).toBe(m);
+  });
+});

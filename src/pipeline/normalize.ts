@@ -9,6 +9,9 @@ import { TERMINAL, emptySessionState, listToArray, type PartRecord, type ToolSes
 import { AcpEncoder, type AcpFrame } from '../acp/encoder.js';
 import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
+import { BoundedSet } from '../events/bounded.js';
+
+const RETIRED_WINDOW = 100_000;
 
 export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui';
 
@@ -46,7 +49,13 @@ interface Session {
   readonly id: string;
   state: ToolSessionState;
   encoder?: AcpEncoder;
-  retired: Set<string>;
+  /**
+   * Ids of parts already printed and dropped, so a late event for one is reported as late. Bounded
+   * (the most recent 100k–200k per session) so memory stays flat on inputs of any size; an event
+   * for a part retired longer ago than that makes a placeholder part with an `unknown_part`
+   * diagnostic instead — reported either way.
+   */
+  retired: BoundedSet<string>;
   /** Terminal parts of this session waiting in the retirement queue. */
   queued: Set<string>;
   diagnosticsSeen: number;
@@ -77,7 +86,28 @@ export class NormalizePipeline {
   constructor(readonly definition: AdapterDefinition, private readonly options: NormalizeOptions, private readonly sinks: PipelineSinks) {
     this.reducer = createReducer(options);
     this.retireAfter = options.retireAfterEvents ?? 64;
-    this.adapter = definition.create({ event: (e) => this.onEvent(e), diagnostic: (d) => this.onDiagnostic(d) }, options);
+    this.adapter = definition.create({ event: (e) => { this.pending.push(e); }, diagnostic: (d) => { this.pending.push({ diagnostic: d }); } }, options);
+  }
+
+  /**
+   * What the adapter emitted for the current line, applied once it returns. Queuing (rather than
+   * applying inside the adapter's call) keeps validation, the reducer and output out of the
+   * adapter's optimized code: inlined into every emitting function they made V8 compile the same
+   * large graphs many times over, a fixed cost of most of a second per process.
+   */
+  private readonly pending: (ToolEvent | { diagnostic: Diagnostic })[] = [];
+
+  private flush(): void {
+    const items = this.pending;
+    try {
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i]!;
+        if ('diagnostic' in item) this.onDiagnostic(item.diagnostic);
+        else this.onEvent(item);
+      }
+    } finally {
+      items.length = 0;
+    }
   }
 
   /** Parts currently held in memory (in flight, or final and waiting out the grace window). */
@@ -87,15 +117,25 @@ export class NormalizePipeline {
     return n;
   }
 
-  beginFile(file: string): void { this.adapter.beginFile?.(file); }
-  endFile(file: string): void { this.adapter.endFile?.(file); }
+  beginFile(file: string): void {
+    this.adapter.beginFile?.(file);
+    this.flush();
+  }
+
+  endFile(file: string): void {
+    this.adapter.endFile?.(file);
+    this.flush();
+  }
 
   line(text: string, pos: InputPosition): void {
     this.summary.inputLines++;
     try {
       this.adapter.line(text, pos);
+      if (this.pending.length !== 0) this.flush();
     } catch (err) {
-      // Adapters must not throw; if one does, the line is reported, not the process.
+      // Adapters must not throw; if one does, the line is reported, not the process. What it
+      // emitted before failing still counts.
+      this.flush();
       this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed on line ${pos.line}: ${(err as Error).message}`, source: { provider: this.definition.provider, line: pos.line, offset: pos.offset, ...(pos.file ? { file: pos.file } : {}) }, excerpt: text.slice(0, 120) });
     }
   }
@@ -103,7 +143,9 @@ export class NormalizePipeline {
   end(): Summary {
     try {
       this.adapter.end();
+      this.flush();
     } catch (err) {
+      this.flush();
       this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed at end of input: ${(err as Error).message}` });
     }
     for (const [sessionId, session] of this.sessions) {
@@ -123,7 +165,7 @@ export class NormalizePipeline {
   private session(id: string): Session {
     let s = this.sessions.get(id);
     if (!s) {
-      s = { id, state: emptySessionState(), retired: new Set(), queued: new Set(), diagnosticsSeen: 0 };
+      s = { id, state: emptySessionState(), retired: new BoundedSet(RETIRED_WINDOW), queued: new Set(), diagnosticsSeen: 0 };
       if (this.options.to === 'acp') s.encoder = new AcpEncoder({ output: this.options.output, cwd: this.options.cwd });
       this.sessions.set(id, s);
     }

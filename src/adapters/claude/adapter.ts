@@ -7,7 +7,7 @@
 // - `agent-<id>.meta.json`: one object linking a subagent file to its Task call.
 import { EventEmitterFor, parseJsonLine, toEpochMs } from '../shared/emit.js';
 import type { Adapter, AdapterOptions, AdapterSink, InputPosition } from '../types.js';
-import { BoundedSet } from './bounded.js';
+import { BoundedSet } from '../../events/bounded.js';
 import { CallTracker, approvalOf, type Frame } from './calls.js';
 import { normalizeServerName } from './mcp-names.js';
 import { resultText } from './output.js';

@@ -4,7 +4,7 @@
 import type { ToolError, ToolKind, ToolMetadata, TruncationNote } from '../../contract/index.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
-import { BoundedMap } from './bounded.js';
+import { BoundedMap } from '../../events/bounded.js';
 import { classifyFailure } from './errors.js';
 import type { McpName } from './mcp-names.js';
 import { buildOutput, resultText } from './output.js';
@@ -57,7 +57,11 @@ export interface SessionView {
 
 export class CallTracker {
   readonly agents = new SubagentLinks();
-  private readonly calls = new BoundedMap<string, Call>(200_000);
+  /**
+   * The last 50k–100k calls. Enough for any result, progress or task note to find its call (they
+   * come within a turn), and for a repeated frame to find its calls known; memory stays flat.
+   */
+  private readonly calls = new BoundedMap<string, Call>(50_000);
   /** Assistant frame uuid → tool calls it made, for frames a later message retracts. */
   private readonly framesCalls = new BoundedMap<string, string[]>(20_000);
   /** task_id → tool-use id of the call that runs it, and its description (for BashOutput titles). */

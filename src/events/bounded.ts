@@ -1,7 +1,7 @@
-// Generational map/set that forget old entries, so the adapter's correlation state stays bounded
-// on inputs of any size. Entries live in a young generation; when it is full it becomes the old
-// one and the previous old one is dropped, so between `limit` and 2×`limit` recent entries are
-// kept, with O(1) work per operation.
+// Generational map/set that forget old entries, so correlation state (an adapter's calls, the
+// pipeline's retired ids) stays bounded on inputs of any size. Entries live in a young generation;
+// when it is full it becomes the old one and the previous old one is dropped, so between `limit`
+// and 2×`limit` recent entries are kept, with O(1) work per operation.
 export class BoundedMap<K, V extends NonNullable<unknown>> {
   private young = new Map<K, V>();
   private old = new Map<K, V>();

@@ -4,6 +4,7 @@
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
+import { BoundedSet } from '../../events/bounded.js';
 
 export interface View {
   name: string;
@@ -36,19 +37,35 @@ interface Live {
   meta: ToolMetadata;
 }
 
-const keyOf = (sessionId: string, partId: string) => `${sessionId}\u0000${partId}`;
 const json = (v: unknown) => JSON.stringify(v) ?? 'undefined';
 
+/**
+ * Ended part ids kept per session, so a late item does not reopen its part: the most recent
+ * 100k–200k, which keeps memory flat on inputs of any size.
+ */
+const DONE_WINDOW = 100_000;
+
+interface SessionParts {
+  live: Map<string, Live>;
+  done: BoundedSet<string>;
+}
+
 export class PartTracker {
-  private readonly live = new Map<string, Live>();
-  private readonly done = new Set<string>();
-  private readonly groups = new Map<string, Set<string>>();
+  // Per session, then per part id: no composite string key to build and hash on every lookup.
+  private readonly sessions = new Map<string, SessionParts>();
+  private readonly groups = new Map<string, Set<Live>>();
 
   constructor(private readonly out: EventEmitterFor) {}
 
+  private parts(sessionId: string): SessionParts {
+    let p = this.sessions.get(sessionId);
+    if (!p) this.sessions.set(sessionId, (p = { live: new Map(), done: new BoundedSet(DONE_WINDOW) }));
+    return p;
+  }
+
   state(sessionId: string, partId: string): 'none' | 'open' | 'done' {
-    const k = keyOf(sessionId, partId);
-    return this.live.has(k) ? 'open' : this.done.has(k) ? 'done' : 'none';
+    const p = this.parts(sessionId);
+    return p.live.has(partId) ? 'open' : p.done.has(partId) ? 'done' : 'none';
   }
 
   /**
@@ -58,20 +75,21 @@ export class PartTracker {
   show(w: Where, group: string, view: View): boolean;
   show(w: Where, group: string, view: Partial<View>): boolean;
   show(w: Where, group: string, view: Partial<View>): boolean {
-    const k = keyOf(w.sessionId, w.partId);
-    if (this.done.has(k)) return false;
+    const parts = this.parts(w.sessionId);
+    if (parts.done.has(w.partId)) return false;
     const env = { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos };
-    const cur = this.live.get(k);
+    const cur = parts.live.get(w.partId);
     if (!cur) {
       const name = view.name ?? 'unknown';
       const kind = view.kind ?? 'unknown';
       const title = view.title ?? `Running ${name}`;
       const input = view.input ?? {};
       const metadata = view.metadata ?? {};
-      this.live.set(k, { sessionId: w.sessionId, partId: w.partId, group, name, kind, title, input, meta: { ...metadata } });
+      const live: Live = { sessionId: w.sessionId, partId: w.partId, group, name, kind, title, input, meta: { ...metadata } };
+      parts.live.set(w.partId, live);
       let members = this.groups.get(group);
       if (!members) this.groups.set(group, (members = new Set()));
-      members.add(k);
+      members.add(live);
       this.out.emit('tool.started', env, { name, kind, title, input, metadata });
       return true;
     }
@@ -105,29 +123,29 @@ export class PartTracker {
 
   /** Metadata only, on an open or ended part (e.g. an approval resolved after the item ended). */
   annotate(w: Where, metadata: ToolMetadata): boolean {
-    const k = keyOf(w.sessionId, w.partId);
-    const cur = this.live.get(k);
+    const parts = this.parts(w.sessionId);
+    const cur = parts.live.get(w.partId);
     if (cur) return this.show(w, cur.group, { metadata });
-    if (!this.done.has(k)) return false;
+    if (!parts.done.has(w.partId)) return false;
     this.out.emit('tool.updated', { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos }, { metadata });
     return true;
   }
 
   /** Running / streamed output. False when the part is not open. */
   progress(w: Where, body: { message?: string; outputDelta?: string; elapsedMs?: number; metadata?: ToolMetadata }): boolean {
-    if (!this.live.has(keyOf(w.sessionId, w.partId))) return false;
+    if (!this.parts(w.sessionId).live.has(w.partId)) return false;
     this.out.emit('tool.progress', { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos }, body);
     return true;
   }
 
   /** The one terminal event. False when the part is not open (never started, or already ended). */
   finish(w: Where, outcome: Outcome): boolean {
-    const k = keyOf(w.sessionId, w.partId);
-    const cur = this.live.get(k);
+    const parts = this.parts(w.sessionId);
+    const cur = parts.live.get(w.partId);
     if (!cur) return false;
-    this.live.delete(k);
-    this.groups.get(cur.group)?.delete(k);
-    this.done.add(k);
+    parts.live.delete(w.partId);
+    this.groups.get(cur.group)?.delete(cur);
+    parts.done.add(w.partId);
     const env = { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos };
     const extra: { elapsedMs?: number; metadata?: ToolMetadata } = {};
     if (outcome.elapsedMs !== undefined) extra.elapsedMs = outcome.elapsedMs;
@@ -141,14 +159,11 @@ export class PartTracker {
   openIn(group: string): { sessionId: string; partId: string }[] {
     const members = this.groups.get(group);
     if (!members) return [];
-    return [...members].map((k) => {
-      const l = this.live.get(k)!;
-      return { sessionId: l.sessionId, partId: l.partId };
-    });
+    return [...members].map((l) => ({ sessionId: l.sessionId, partId: l.partId }));
   }
 
   /** Title of an open part (used to word the error of an interrupted call). */
   titleOf(sessionId: string, partId: string): string | undefined {
-    return this.live.get(keyOf(sessionId, partId))?.title;
+    return this.sessions.get(sessionId)?.live.get(partId)?.title;
   }
 }

@@ -1,0 +1,138 @@
+// The measurement shared by the adapter throughput benches (claude, codex, opencode): one method,
+// so their figures compare. Each measurement runs in its own child process (one cannot pollute
+// another's heap or JIT state) over the same input file:
+//   baseline  read the lines and JSON.parse each one (for SSE, each `data:` payload);
+//   pipeline  the full `normalize --to parts` path (adapter → event validation → reducer → parts),
+//             output discarded;
+//   adapter   (--breakdown) the adapter alone, events counted and dropped.
+// Every child first makes a warm-up pass over the input's first 2 MB, so modules are loaded and the
+// JIT has compiled the hot code before the clock starts: the figure is the steady throughput of a
+// large input. The machine is shared and noisy, so rounds alternate the modes and each round gives
+// the ratio of neighbouring runs. The ratio is taken on CPU time (user + system, all threads of the
+// child: JIT and GC included), which other load barely moves; wall-clock figures are printed beside
+// it. The median round is reported.
+import { fork } from 'node:child_process';
+import { createReadStream, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AdapterDefinition } from '../src/adapters/types.js';
+import { compiled } from './_compiled.js';
+import { warmupEnd } from './_measure.js';
+
+type Mode = 'baseline' | 'pipeline' | 'adapter';
+type AdapterId = 'claude' | 'codex' | 'opencode';
+/** What the baseline parses: every line, or the payload of SSE `data:` lines. */
+type Framing = 'jsonl' | 'sse';
+
+export interface ChildResult {
+  mode: Mode;
+  bytes: number;
+  lines: number;
+  payloads: number;
+  seconds: number;
+  cpuSeconds: number;
+  maxRssMb: number;
+  parts: number;
+  events: number;
+  diagnostics: number;
+  sessions: number;
+}
+
+export interface Round { base: ChildResult; pipe: ChildResult; adapter?: ChildResult; ratio: number; wallRatio: number }
+
+async function pass(adapterId: AdapterId, framing: Framing, mode: Mode, file: string, end?: number): Promise<Omit<ChildResult, 'mode' | 'bytes' | 'seconds' | 'cpuSeconds' | 'maxRssMb'>> {
+  const { readLines } = await compiled<typeof import('../src/pipeline/lines.js')>('src/pipeline/lines.js');
+  const stream = createReadStream(file, { highWaterMark: 1024 * 1024, ...(end !== undefined ? { end } : {}) });
+  const out = { lines: 0, payloads: 0, parts: 0, events: 0, diagnostics: 0, sessions: 0 };
+  if (mode === 'baseline') {
+    let keys = 0;
+    for await (const l of readLines(stream)) {
+      out.lines++;
+      const payload = framing === 'sse' ? (l.text.startsWith('data:') ? l.text.slice(5) : '') : l.text;
+      if (!payload) continue;
+      out.payloads++;
+      keys += Object.keys(JSON.parse(payload) as object).length;
+    }
+    if (keys === 0) throw new Error('nothing parsed');
+    return out;
+  }
+  const mod = await compiled<Record<string, AdapterDefinition>>(`src/adapters/${adapterId}/index.js`);
+  const adapter = mod[`${adapterId}Adapter`];
+  if (!adapter) throw new Error(`dist/src/adapters/${adapterId}/index.js exports no ${adapterId}Adapter`);
+  if (mode === 'adapter') {
+    const a = adapter.create({ event: () => { out.events++; }, diagnostic: () => { out.diagnostics++; } }, { clock: () => 0 });
+    a.beginFile?.(file);
+    for await (const l of readLines(stream)) {
+      out.lines++;
+      a.line(l.text, { line: l.line, offset: l.offset });
+    }
+    a.endFile?.(file);
+    a.end();
+    return out;
+  }
+  const { NormalizePipeline } = await compiled<typeof import('../src/pipeline/normalize.js')>('src/pipeline/normalize.js');
+  const sessions = new Set<string>();
+  const p = new NormalizePipeline(adapter, { to: 'parts', clock: () => 0 }, {
+    output: () => { out.parts++; },
+    diagnostic: () => { out.diagnostics++; },
+    event: (e) => { if (e.type === 'tool.started') sessions.add(e.sessionId); },
+  });
+  p.beginFile(file);
+  for await (const l of readLines(stream)) {
+    out.lines++;
+    p.line(l.text, { line: l.line, offset: l.offset });
+  }
+  p.endFile(file);
+  out.events = p.end().events;
+  out.sessions = sessions.size;
+  return out;
+}
+
+async function child(adapterId: AdapterId, framing: Framing, mode: Mode, file: string): Promise<void> {
+  await pass(adapterId, framing, mode, file, warmupEnd(file, 2 * 1024 * 1024));
+  const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  const r = await pass(adapterId, framing, mode, file);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = process.cpuUsage(cpu);
+  const result: ChildResult = { mode, bytes: statSync(file).size, seconds, cpuSeconds: (used.user + used.system) / 1e6, maxRssMb: process.resourceUsage().maxRSS / 1024, ...r };
+  process.send!(result);
+}
+
+function runChild(adapterId: AdapterId, framing: Framing, mode: Mode, file: string): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const proc = fork(fileURLToPath(import.meta.url), ['--child', adapterId, framing, mode, file], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    proc.once('message', (m) => resolve(m as ChildResult));
+    proc.once('error', reject);
+    proc.once('exit', (code) => { if (code) reject(new Error(`${mode} child exited with ${code}`)); });
+  });
+}
+
+/** Runs the rounds and prints the report; returns the median round for bench-specific checks. */
+export async function measureThroughput(o: { adapter: AdapterId; framing?: Framing; file: string; args: string[] }): Promise<Round> {
+  const framing = o.framing ?? 'jsonl';
+  const roundsArg = o.args.indexOf('--rounds');
+  const rounds = roundsArg >= 0 ? Math.max(1, Number(o.args[roundsArg + 1])) : 5;
+  const breakdown = o.args.includes('--breakdown');
+  const results: Round[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const base = await runChild(o.adapter, framing, 'baseline', o.file);
+    const pipe = await runChild(o.adapter, framing, 'pipeline', o.file);
+    const adapter = breakdown ? await runChild(o.adapter, framing, 'adapter', o.file) : undefined;
+    results.push({ base, pipe, ratio: base.cpuSeconds / pipe.cpuSeconds, wallRatio: base.seconds / pipe.seconds, ...(adapter ? { adapter } : {}) });
+  }
+  const median = [...results].sort((a, b) => a.ratio - b.ratio)[Math.floor(results.length / 2)]!;
+  const { base, pipe, adapter } = median;
+  const peak = Math.max(...results.map((x) => x.pipe.maxRssMb));
+  const size = (x: ChildResult) => x.bytes / 1024 / 1024;
+  const line = (x: ChildResult) => `${(size(x) / x.cpuSeconds).toFixed(1)} MB/s of CPU time, ${(size(x) / x.seconds).toFixed(1)} MB/s wall  (${x.cpuSeconds.toFixed(2)} s CPU, ${x.seconds.toFixed(2)} s wall`;
+  const label = `${o.adapter} → parts pipeline:`.padEnd(28);
+  console.log(`lines: ${base.lines}${framing === 'sse' ? ` (${base.payloads} data payloads)` : ''}; ${rounds} rounds, the median round shown; each run after a 2 MB warm-up pass`);
+  console.log(`(a) JSON.parse loop:          ${line(base)}, peak RSS ${base.maxRssMb.toFixed(0)} MB)`);
+  console.log(`(b) ${label}${line(pipe)}; ${pipe.events} events, ${pipe.parts} parts in ${pipe.sessions} session(s), ${pipe.diagnostics} diagnostics)`);
+  if (adapter) console.log(`    ${o.adapter} adapter alone:`.padEnd(32) + `${line(adapter)}; ${adapter.events} events, no validation/reducer/parts) = ${(base.cpuSeconds / adapter.cpuSeconds).toFixed(2)}× JSON.parse by CPU`);
+  console.log(`ratio pipeline / JSON.parse: ${median.ratio.toFixed(2)}× by CPU time, ${median.wallRatio.toFixed(2)}× wall  (target ≥ 0.50×; rounds by CPU: ${results.map((x) => x.ratio.toFixed(2)).join(', ')}; by wall: ${results.map((x) => x.wallRatio.toFixed(2)).join(', ')})`);
+  console.log(`pipeline peak RSS:           ${peak.toFixed(0)} MB, highest of ${rounds} runs  (target < 200 MB)`);
+  return median;
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3] as AdapterId, process.argv[4] as Framing, process.argv[5] as Mode, process.argv[6]!);

@@ -26,6 +26,6 @@ export const sessionStateCodec: StateCodec<ToolSessionState> = {
     for (const p of e.parts) parts = parts.set(p.id, copyRecord(p));
     let diagnostics: List<Diagnostic> = null;
     for (const d of e.diagnostics) diagnostics = { head: d, tail: diagnostics };
-    return { parts, diagnostics, diagnosticCount: e.diagnostics.length, nextIndex: e.nextIndex, lastSeq: e.lastSeq, eventCount: e.eventCount };
+    return { parts, nextIndex: e.nextIndex, diagnostics, diagnosticCount: e.diagnostics.length, lastSeq: e.lastSeq, eventCount: e.eventCount };
   },
 };

@@ -104,6 +104,22 @@ export interface ToolSessionState {
   readonly eventCount: number;
 }
 
+/**
+ * A session state with some fields replaced, built as one literal in the reducer's key order:
+ * a spread makes objects of another hidden class, and states of two classes make every reader
+ * polymorphic.
+ */
+export function withState(s: ToolSessionState, change: Partial<ToolSessionState>): ToolSessionState {
+  return {
+    parts: change.parts ?? s.parts,
+    nextIndex: change.nextIndex ?? s.nextIndex,
+    diagnostics: change.diagnostics !== undefined ? change.diagnostics : s.diagnostics,
+    diagnosticCount: change.diagnosticCount ?? s.diagnosticCount,
+    lastSeq: change.lastSeq ?? s.lastSeq,
+    eventCount: change.eventCount ?? s.eventCount,
+  };
+}
+
 export const TERMINAL: ReadonlySet<ToolState> = new Set(['complete', 'error']);
 
 export function emptySessionState(): ToolSessionState {

@@ -5,7 +5,7 @@ import { issuesOfAcpSessionUpdateParams, issuesOfToolEvent, type Diagnostic, typ
 import type { AdapterDefinition, AdapterOptions, InputPosition } from '../adapters/types.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import { createReducer, type Reducer, type ReducerOptions } from '../events/reducer.js';
-import { TERMINAL, emptySessionState, listToArray, type PartRecord, type ToolSessionState } from '../events/state.js';
+import { TERMINAL, emptySessionState, listToArray, withState, type PartRecord, type ToolSessionState } from '../events/state.js';
 import { AcpEncoder, type AcpFrame } from '../acp/encoder.js';
 import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
@@ -165,8 +165,8 @@ export class NormalizePipeline {
   private session(id: string): Session {
     let s = this.sessions.get(id);
     if (!s) {
-      s = { id, state: emptySessionState(), retired: new BoundedSet(RETIRED_WINDOW), queued: new Set(), diagnosticsSeen: 0 };
-      if (this.options.to === 'acp') s.encoder = new AcpEncoder({ output: this.options.output, cwd: this.options.cwd });
+      const encoder = this.options.to === 'acp' ? new AcpEncoder({ output: this.options.output, cwd: this.options.cwd }) : undefined;
+      s = { id, state: emptySessionState(), encoder, retired: new BoundedSet(RETIRED_WINDOW), queued: new Set(), diagnosticsSeen: 0 };
       this.sessions.set(id, s);
     }
     return s;
@@ -224,7 +224,7 @@ export class NormalizePipeline {
     const fresh = listToArray(session.state.diagnostics).slice(session.diagnosticsSeen);
     session.diagnosticsSeen = session.state.diagnosticCount;
     for (const d of fresh) this.onDiagnostic(d);
-    session.state = { ...session.state, diagnostics: null, diagnosticCount: 0 };
+    session.state = withState(session.state, { diagnostics: null, diagnosticCount: 0 });
     session.diagnosticsSeen = 0;
   }
 
@@ -256,7 +256,7 @@ export class NormalizePipeline {
     else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(sessionId, record)) this.writeAcp(frame);
     session.queued.delete(record.id);
     session.retired.add(record.id);
-    session.state = { ...session.state, parts: session.state.parts.delete(record.id) };
+    session.state = withState(session.state, { parts: session.state.parts.delete(record.id) });
   }
 
   private writeAcp(frame: AcpFrame): void {

@@ -192,7 +192,8 @@ export class ClaudeReader implements Adapter {
     const lineCwd = s(line.cwd);
     if (lineCwd) info.cwd = lineCwd;
     const source = nested?.message ?? line;
-    const frame: Frame = { sessionId, at: this.timeOf(source), pos, cwd: info.cwd };
+    // Every field present from the start: frames then share one hidden class.
+    const frame: Frame = { sessionId, at: this.timeOf(source), pos, cwd: info.cwd, parentId: undefined, agentId: undefined };
     if (nested) {
       frame.parentId = nested.parentId;
       if (nested.agentId) frame.agentId = nested.agentId;

@@ -97,9 +97,13 @@ export class CallTracker {
       return;
     }
     const identity = identify(rawName, input, this.titleContext(frame.sessionId, frame.cwd, how.metaTool));
+    // Every field present from the start, in one order: calls then share one hidden class, so the
+    // many reads of call fields stay monomorphic (and optimized code is not thrown away when a
+    // later call grows a field).
     const call: Call = {
-      id, sessionId: frame.sessionId, rawName, kind: identity.kind, title: identity.title, inputFinal: how.final, terminal: false, startedAt: frame.at,
-      ...(identity.spec ? { spec: identity.spec } : {}), ...(identity.mcp ? { mcp: identity.mcp } : {}), ...(frame.cwd ? { cwd: frame.cwd } : {}),
+      id, sessionId: frame.sessionId, rawName, spec: identity.spec, mcp: identity.mcp, kind: identity.kind, title: identity.title, inputFinal: how.final,
+      terminal: false, startedAt: frame.at, cwd: frame.cwd || undefined, parentId: undefined, childSessionId: undefined, task: undefined, denied: undefined,
+      approval: undefined, streamed: undefined,
     };
     const metadata: ToolMetadata = { provider: 'claude', rawType: `${blockType}:${rawName}` };
     if (frame.cwd) metadata.cwd = frame.cwd;

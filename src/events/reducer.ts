@@ -48,7 +48,20 @@ function mergeMetadata(part: Mutable<PartRecord>, extra: ToolMetadata | undefine
 
 const isTerminal = (p: PartRecord) => TERMINAL.has(p.state);
 
+/** First and last non-blank characters' codes (−1 when blank). */
+function ends(s: string): [number, number] {
+  let i = 0;
+  let j = s.length - 1;
+  while (i <= j && s.charCodeAt(i) <= 32) i++;
+  while (j >= i && s.charCodeAt(j) <= 32) j--;
+  return i > j ? [-1, -1] : [s.charCodeAt(i), s.charCodeAt(j)];
+}
+
 function parsePartialInput(buffer: string, previous: unknown): unknown {
+  // Streamed input is re-read after every fragment; an object or array that is not closed yet
+  // cannot parse, and a failed JSON.parse (an exception) costs far more than this check.
+  const [first, last] = ends(buffer);
+  if ((first === 0x7b && last !== 0x7d) || (first === 0x5b && last !== 0x5d)) return previous;
   try {
     return JSON.parse(buffer);
   } catch {
@@ -189,7 +202,7 @@ function newPart(event: ToolEvent, index: number, ctx: Ctx): PartRecord {
     mutations: [],
     orphan,
     lastAt: event.at,
-    metadataChars: JSON.stringify(metadata).length,
+    metadataChars: jsonLengthBound(metadata, Number.MAX_SAFE_INTEGER),
   });
 }
 

@@ -147,11 +147,20 @@ export class PartTracker {
     this.groups.get(cur.group)?.delete(cur);
     parts.done.add(w.partId);
     const env = { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos };
-    const extra: { elapsedMs?: number; metadata?: ToolMetadata } = {};
-    if (outcome.elapsedMs !== undefined) extra.elapsedMs = outcome.elapsedMs;
-    if (outcome.metadata && Object.keys(outcome.metadata).length) extra.metadata = outcome.metadata;
-    if (outcome.ok) this.out.emit('tool.completed', env, { ...(outcome.output !== undefined ? { output: outcome.output } : {}), ...extra });
-    else this.out.emit('tool.failed', env, { error: outcome.error, ...extra });
+    // Bodies built field by field in one order (no spreads of optional pieces): fewer object shapes.
+    const hasMeta = outcome.metadata !== undefined && Object.keys(outcome.metadata).length !== 0;
+    if (outcome.ok) {
+      const body: { output?: unknown; elapsedMs?: number; metadata?: ToolMetadata } = {};
+      if (outcome.output !== undefined) body.output = outcome.output;
+      if (outcome.elapsedMs !== undefined) body.elapsedMs = outcome.elapsedMs;
+      if (hasMeta) body.metadata = outcome.metadata;
+      this.out.emit('tool.completed', env, body);
+    } else {
+      const body: { error: ToolError; elapsedMs?: number; metadata?: ToolMetadata } = { error: outcome.error };
+      if (outcome.elapsedMs !== undefined) body.elapsedMs = outcome.elapsedMs;
+      if (hasMeta) body.metadata = outcome.metadata;
+      this.out.emit('tool.failed', env, body);
+    }
     return true;
   }
 

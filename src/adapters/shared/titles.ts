@@ -3,8 +3,12 @@ import { isAbsolute, relative } from 'node:path/posix';
 
 /** First line of a command, at most `max` characters (an ellipsis marks a cut). */
 export function commandTitle(command: string, max = 80): string {
-  const first = command.trim().split(/\r?\n/, 1)[0] ?? '';
-  const oneLine = first.trim();
+  // Commands can be long scripts: find the first line by index, and split into code points only
+  // when it may be too long (a UTF-16 length within `max` means as many code points or fewer).
+  const t = command.trim();
+  const nl = t.indexOf('\n');
+  const oneLine = (nl === -1 ? t : t.slice(0, nl)).trim();
+  if (oneLine.length <= max) return oneLine;
   const cut = [...oneLine];
   return cut.length > max ? `${cut.slice(0, max - 1).join('')}…` : oneLine;
 }

@@ -56,8 +56,6 @@ interface Session {
    * diagnostic instead — reported either way.
    */
   retired: BoundedSet<string>;
-  /** Terminal parts of this session waiting in the retirement queue. */
-  queued: Set<string>;
   diagnosticsSeen: number;
 }
 
@@ -166,7 +164,7 @@ export class NormalizePipeline {
     let s = this.sessions.get(id);
     if (!s) {
       const encoder = this.options.to === 'acp' ? new AcpEncoder({ output: this.options.output, cwd: this.options.cwd }) : undefined;
-      s = { id, state: emptySessionState(), encoder, retired: new BoundedSet(RETIRED_WINDOW), queued: new Set(), diagnosticsSeen: 0 };
+      s = { id, state: emptySessionState(), encoder, retired: new BoundedSet(RETIRED_WINDOW), diagnosticsSeen: 0 };
       this.sessions.set(id, s);
     }
     return s;
@@ -186,11 +184,12 @@ export class NormalizePipeline {
       return;
     }
     const session = this.session(e.sessionId);
-    if (session.retired.has(e.partId)) {
+    const before = session.state.parts.get(e.partId);
+    // A part still held was never retired (a late event is not applied, so it cannot bring one back).
+    if (before === undefined && session.retired.has(e.partId)) {
       this.onDiagnostic({ severity: 'warning', code: 'late_event', message: `${e.type} for part ${e.partId} arrived after the part was final and printed; the event is reported here and not applied`, source: e.source, partId: e.partId });
       return;
     }
-    const before = session.state.parts.get(e.partId);
     this.apply(session, e);
     // With a compressor, a completed output is compressed before anything is encoded, so the
     // compressed view never sends the full output first. The derived event is recorded like any other.
@@ -203,8 +202,8 @@ export class NormalizePipeline {
     if (session.encoder && after !== before) {
       for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame);
     }
-    if (TERMINAL.has(after.state) && !session.queued.has(after.id)) {
-      session.queued.add(after.id);
+    // Queued once, when it turns terminal (terminal states never change back).
+    if (TERMINAL.has(after.state) && (before === undefined || !TERMINAL.has(before.state))) {
       this.queue.push({ session, id: after.id, at: this.eventCount });
     }
     this.drainDiagnostics(session);
@@ -234,11 +233,8 @@ export class NormalizePipeline {
       const t = this.queue[this.queueHead]!;
       if (this.eventCount - t.at < this.retireAfter) break;
       this.queueHead++;
-      const session = t.session;
-      if (!session.queued.has(t.id)) continue; // already retired at end of input
-      const record = session.state.parts.get(t.id);
-      if (record) this.retire(session.id, session, record);
-      else session.queued.delete(t.id);
+      const record = t.session.state.parts.get(t.id);
+      if (record) this.retire(t.session.id, t.session, record);
     }
     if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.queueHead);
@@ -254,7 +250,6 @@ export class NormalizePipeline {
     if (this.options.to === 'parts') this.sinks.output(part);
     else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
     else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(sessionId, record)) this.writeAcp(frame);
-    session.queued.delete(record.id);
     session.retired.add(record.id);
     session.state = withState(session.state, { parts: session.state.parts.delete(record.id) });
   }

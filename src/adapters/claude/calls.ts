@@ -55,6 +55,13 @@ export interface SessionView {
   mcpServers: ReadonlySet<string>;
 }
 
+/**
+ * Assistant frames remembered for retraction, with the calls each made. `supersedes` and refusal
+ * fallbacks withdraw frames just sent, so a ring of recent frames is enough: recording one costs no
+ * hashing, and the rare retraction scans it.
+ */
+const RECENT_FRAMES = 1024;
+
 export class CallTracker {
   readonly agents = new SubagentLinks();
   /**
@@ -62,8 +69,9 @@ export class CallTracker {
    * come within a turn), and for a repeated frame to find its calls known; memory stays flat.
    */
   private readonly calls = new BoundedMap<string, Call>(50_000);
-  /** Assistant frame uuid → tool calls it made, for frames a later message retracts. */
-  private readonly framesCalls = new BoundedMap<string, string[]>(20_000);
+  /** Recent assistant frames and the calls each made, a ring (see RECENT_FRAMES). */
+  private readonly recentFrames: ({ uuid: string; ids: string[] } | undefined)[] = new Array<undefined>(RECENT_FRAMES).fill(undefined);
+  private recentAt = 0;
   /** task_id → tool-use id of the call that runs it, and its description (for BashOutput titles). */
   private readonly taskCalls = new BoundedMap<string, string>(50_000);
   private readonly taskDescriptions = new BoundedMap<string, string>(50_000);
@@ -140,9 +148,12 @@ export class CallTracker {
     }
     this.calls.set(id, call);
     if (how.frameUuid) {
-      const ids = this.framesCalls.get(how.frameUuid);
-      if (ids) ids.push(id);
-      else this.framesCalls.set(how.frameUuid, [id]);
+      const last = this.recentFrames[(this.recentAt + RECENT_FRAMES - 1) % RECENT_FRAMES];
+      if (last?.uuid === how.frameUuid) last.ids.push(id);
+      else {
+        this.recentFrames[this.recentAt] = { uuid: how.frameUuid, ids: [id] };
+        this.recentAt = (this.recentAt + 1) % RECENT_FRAMES;
+      }
     }
     if (call.kind === 'subagent') this.agents.rememberTask(id, obj(input)?.prompt);
     this.out.emit('tool.started', this.env(call, frame.at, frame.pos), { name: identity.name, kind: identity.kind, title: identity.title, input, metadata });
@@ -294,11 +305,12 @@ export class CallTracker {
   /** Assistant frames withdrawn by the harness (`supersedes`, refusal fallbacks): their open calls never run. */
   retract(uuids: unknown[], at: number, pos: InputPosition, why: string): void {
     for (const u of uuids) {
-      for (const id of (typeof u === 'string' && this.framesCalls.get(u)) || []) {
+      const frame = typeof u === 'string' ? this.recentFrames.find((f) => f?.uuid === u) : undefined;
+      for (const id of frame?.ids ?? []) {
         const call = this.calls.get(id);
         if (!call || call.terminal) continue;
         call.terminal = true;
-            this.out.emit('tool.failed', this.env(call, at, pos), { error: { message: `The call was withdrawn before it ran: its message was ${why}`, code: 'cancelled' } });
+        this.out.emit('tool.failed', this.env(call, at, pos), { error: { message: `The call was withdrawn before it ran: its message was ${why}`, code: 'cancelled' } });
       }
     }
   }

@@ -210,12 +210,15 @@ export class CallTracker {
     }
     if (call.terminal) return; // the same result seen again (a subagent file and its agent_progress copy)
     call.terminal = true;
-    const metadata: ToolMetadata = {};
-    const approval = { ...(call.approval ?? {}), ...(permission.approval ?? {}) };
-    if (Object.keys(approval).length) metadata.approval = approval;
+    // Bodies are built field by field (no spreads of optional pieces, no key counting): this runs
+    // once per call, and most calls have no metadata to add.
+    let metadata: ToolMetadata | undefined;
+    if (call.approval || permission.approval) {
+      const approval = { ...(call.approval ?? {}), ...(permission.approval ?? {}) };
+      if (Object.keys(approval).length) (metadata ??= {}).approval = approval;
+    }
     const env = this.env(call, frame.at, frame.pos);
     const elapsed = elapsedOf(structured) ?? (frame.at >= call.startedAt && call.startedAt > 0 ? frame.at - call.startedAt : undefined);
-    const timing = elapsed !== undefined ? { elapsedMs: elapsed } : {};
 
     const serverError = serverToolError(block);
     if (block.is_error === true || serverError) {
@@ -225,23 +228,29 @@ export class CallTracker {
       } else {
         const c = classifyFailure({ text: resultText(block.content), structured, denied: call.denied === true || permission.denied, shell: call.spec?.shell === true });
         error = c.error;
-        if (c.exitCode !== undefined) metadata.exitCode = c.exitCode;
+        if (c.exitCode !== undefined) (metadata ??= {}).exitCode = c.exitCode;
       }
-      this.out.emit('tool.failed', env, { error, ...timing, ...(Object.keys(metadata).length ? { metadata } : {}) });
+      const failed: { error: ToolError; elapsedMs?: number; metadata?: ToolMetadata } = { error };
+      if (elapsed !== undefined) failed.elapsedMs = elapsed;
+      if (metadata) failed.metadata = metadata;
+      this.out.emit('tool.failed', env, failed);
       return;
     }
     const { output, notes } = buildOutput({ content: block.content, structured, textFromStructuredContent: call.spec?.textFromStructuredContent === true });
-    if (notes.length) metadata.truncated = notes as TruncationNote[];
+    if (notes.length) (metadata ??= {}).truncated = notes as TruncationNote[];
     const agentId = s(obj(structured)?.agentId);
     if (call.kind === 'subagent' && agentId) {
       if (call.childSessionId !== agentId) {
         call.childSessionId = agentId;
-        metadata.childSessionId = agentId;
+        (metadata ??= {}).childSessionId = agentId;
       }
       // Calls of this agent read before its Task's result (a subagent file given first) link now.
       this.adoptChildren(agentId, call.id, frame.at, frame.pos);
     }
-    this.out.emit('tool.completed', env, { output, ...timing, ...(Object.keys(metadata).length ? { metadata } : {}) });
+    const completed: { output: unknown; elapsedMs?: number; metadata?: ToolMetadata } = { output };
+    if (elapsed !== undefined) completed.elapsedMs = elapsed;
+    if (metadata) completed.metadata = metadata;
+    this.out.emit('tool.completed', env, completed);
   }
 
   /** `system/task_*`: enriches metadata.task of the call that runs the task; no state change. */

@@ -131,7 +131,19 @@ function* walk<V>(node: Node<V> | undefined): Generator<[string, V]> {
   else yield [node.k, node.v];
 }
 
-export class PersistentMap<V> {
+/** The map operations session state needs; PersistentMap and OwnedMap both provide them. */
+export interface PartMap<V> {
+  readonly size: number;
+  get(key: string): V | undefined;
+  has(key: string): boolean;
+  /** The map with `key` set: a new one (PersistentMap) or this one, changed (OwnedMap). */
+  set(key: string, value: V): PartMap<V>;
+  delete(key: string): PartMap<V>;
+  entries(): IterableIterator<[string, V]>;
+  values(): IterableIterator<V>;
+}
+
+export class PersistentMap<V> implements PartMap<V> {
   static empty<V>(): PersistentMap<V> { return new PersistentMap<V>(undefined, 0); }
 
   private constructor(private readonly root: Node<V> | undefined, readonly size: number) {}
@@ -155,4 +167,34 @@ export class PersistentMap<V> {
   *entries(): Generator<[string, V]> { yield* walk(this.root); }
 
   *values(): Generator<V> { for (const [, v] of walk(this.root)) yield v; }
+}
+
+/**
+ * A mutable map behind the same interface: `set` and `delete` change it in place and return it.
+ * For a session state owned by one consumer that never reads an older state again — the streaming
+ * pipeline — where path copying is pure cost. Every older state shares the map and sees the
+ * change, so the reducer's "inputs are never changed" promise does not hold for such states.
+ */
+export class OwnedMap<V> implements PartMap<V> {
+  private readonly map = new Map<string, V>();
+
+  get size(): number { return this.map.size; }
+
+  get(key: string): V | undefined { return this.map.get(key); }
+
+  has(key: string): boolean { return this.map.has(key); }
+
+  set(key: string, value: V): this {
+    this.map.set(key, value);
+    return this;
+  }
+
+  delete(key: string): this {
+    this.map.delete(key);
+    return this;
+  }
+
+  entries(): IterableIterator<[string, V]> { return this.map.entries(); }
+
+  values(): IterableIterator<V> { return this.map.values(); }
 }

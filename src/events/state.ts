@@ -3,7 +3,7 @@
 import type {
   CompressionRecord, Diagnostic, FileMutationRecord, Provider, ToolCallAssessmentRecord, ToolError, ToolKind, ToolMetadata, ToolState,
 } from '../contract/index.js';
-import { PersistentMap } from './persistent-map.js';
+import { OwnedMap, PersistentMap, type PartMap } from './persistent-map.js';
 
 /** Everything known about one part; the projector turns it into a NormalizedToolPart. */
 export interface PartRecord {
@@ -95,7 +95,7 @@ export function listToArray<T>(list: List<T>): T[] {
 }
 
 export interface ToolSessionState {
-  readonly parts: PersistentMap<PartRecord>;
+  readonly parts: PartMap<PartRecord>;
   readonly nextIndex: number;
   readonly diagnostics: List<Diagnostic>;
   readonly diagnosticCount: number;
@@ -122,6 +122,11 @@ export function withState(s: ToolSessionState, change: Partial<ToolSessionState>
 
 export const TERMINAL: ReadonlySet<ToolState> = new Set(['complete', 'error']);
 
-export function emptySessionState(): ToolSessionState {
-  return { parts: PersistentMap.empty(), nextIndex: 0, diagnostics: null, diagnosticCount: 0, lastSeq: 0, eventCount: 0 };
+/**
+ * A session before any event. `owned` states keep their parts in an OwnedMap, changed in place:
+ * only for a consumer that holds the latest state alone (the streaming pipeline); replays,
+ * snapshots and the property tests use the persistent default.
+ */
+export function emptySessionState(owned = false): ToolSessionState {
+  return { parts: owned ? new OwnedMap<PartRecord>() : PersistentMap.empty<PartRecord>(), nextIndex: 0, diagnostics: null, diagnosticCount: 0, lastSeq: 0, eventCount: 0 };
 }

@@ -164,7 +164,7 @@ export class NormalizePipeline {
     let s = this.sessions.get(id);
     if (!s) {
       const encoder = this.options.to === 'acp' ? new AcpEncoder({ output: this.options.output, cwd: this.options.cwd }) : undefined;
-      s = { id, state: emptySessionState(), encoder, retired: new BoundedSet(RETIRED_WINDOW), diagnosticsSeen: 0 };
+      s = { id, state: emptySessionState(true), encoder, retired: new BoundedSet(RETIRED_WINDOW), diagnosticsSeen: 0 };
       this.sessions.set(id, s);
     }
     return s;

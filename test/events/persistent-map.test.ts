@@ -2,7 +2,11 @@
 // sequence of sets and deletes, and every older version unchanged (structural sharing).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PersistentMap } from '../../src/events/persistent-map.js';
+import { OwnedMap, PersistentMap } from '../../src/events/persistent-map.js';
+import { reduceAll } from '../../src/events/reducer.js';
+import { projectParts } from '../../src/events/projector.js';
+import { emptySessionState, listToArray } from '../../src/events/state.js';
+import { eventStream } from '../helpers/arbitraries.js';
 
 // Few distinct keys so sets overwrite and deletes hit; short keys so hashes collide in low bits.
 const key = fc.oneof(fc.constantFrom('a', 'b', 'toolu_1', 'toolu_2', 'call_x', ''), fc.string({ maxLength: 3 }));
@@ -52,5 +56,25 @@ describe('PersistentMap', () => {
     expect(m.get('k0')).toBeUndefined();
     expect(m.get('k4999')).toBe(4999);
     expect(m.delete('absent')).toBe(m);
+  });
+
+  it('an owned state (changed in place) reduces any event stream to the same parts and diagnostics as a persistent one (2k streams)', () => {
+    fc.assert(fc.property(eventStream(), (events) => {
+      const persistent = reduceAll(events, emptySessionState());
+      const owned = reduceAll(events, emptySessionState(true));
+      expect(owned.parts).toBeInstanceOf(OwnedMap);
+      expect(projectParts(owned)).toEqual(projectParts(persistent));
+      expect(listToArray(owned.diagnostics)).toEqual(listToArray(persistent.diagnostics));
+      expect(owned.parts.size).toBe(persistent.parts.size);
+    }), { numRuns: 2000 });
+  });
+
+  it('OwnedMap changes in place and returns itself', () => {
+    const m = new OwnedMap<number>();
+    expect(m.set('a', 1)).toBe(m);
+    expect(m.get('a')).toBe(1);
+    expect(m.delete('a')).toBe(m);
+    expect(m.size).toBe(0);
+    expect(m.delete('missing')).toBe(m);
   });
 });

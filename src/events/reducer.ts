@@ -62,11 +62,16 @@ function parsePartialInput(buffer: string, previous: unknown): unknown {
   // cannot parse, and a failed JSON.parse (an exception) costs far more than this check.
   const [first, last] = ends(buffer);
   if ((first === 0x7b && last !== 0x7d) || (first === 0x5b && last !== 0x5d)) return previous;
+  // A fragment that closes an inner object still fails; without a stack trace the failure is cheap.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     return JSON.parse(buffer);
   } catch {
     // Streaming JSON is rarely parseable mid-way; the last parseable input stands until it is.
     return previous;
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

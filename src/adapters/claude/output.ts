@@ -18,10 +18,13 @@ export interface Built {
 export function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((b) => (typeof obj(b)?.text === 'string' ? (obj(b)!.text as string) : ''))
-    .filter((t) => t.length > 0)
-    .join('\n');
+  let out: string | undefined;
+  for (const b of content) {
+    const text = obj(b)?.text;
+    if (typeof text !== 'string' || text.length === 0) continue;
+    out = out === undefined ? text : `${out}\n${text}`;
+  }
+  return out ?? '';
 }
 
 const BASE64 = /^[A-Za-z0-9+/=\r\n]+$/;

@@ -32,17 +32,19 @@ export async function* readLines(stream: Readable | AsyncIterable<Buffer | strin
     let start = 0;
     let nl = buf.indexOf(NL, start);
     while (nl !== -1) {
-      let lineBuf: Buffer;
       if (pendingBytes) {
         pending.push(buf.subarray(start, nl));
-        lineBuf = Buffer.concat(pending, pendingBytes + nl - start);
+        const lineBuf = Buffer.concat(pending, pendingBytes + nl - start);
         pending = [];
         pendingBytes = 0;
+        yield { text: decode(lineBuf, lineBuf.length), line: ++lineNo, offset };
+        offset += lineBuf.length + 1;
       } else {
-        lineBuf = buf.subarray(start, nl);
+        // Decoded straight from the chunk: a subarray view per line cost as much as the decoding.
+        const stop = nl > start && buf[nl - 1] === CR ? nl - 1 : nl;
+        yield { text: buf.toString('utf8', start, stop), line: ++lineNo, offset };
+        offset += nl - start + 1;
       }
-      yield { text: decode(lineBuf, lineBuf.length), line: ++lineNo, offset };
-      offset += lineBuf.length + 1;
       start = nl + 1;
       nl = buf.indexOf(NL, start);
     }

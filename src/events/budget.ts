@@ -36,7 +36,7 @@ export function jsonLengthBound(value: unknown, cap: number): number {
         total += jsonStringBound(v);
         break;
       case 'number':
-        total += 24; // the longest number JSON.stringify writes (e.g. -1.2345678901234567e-308)
+        total += 25; // the longest number JSON.stringify writes: -0.0000010505242508290752 (sign, "0.", five zeros, 17 digits)
         break;
       case 'boolean':
         total += 5;

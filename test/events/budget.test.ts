@@ -25,6 +25,8 @@ describe('jsonLengthBound', () => {
     expect(jsonLengthBound(plain, 10_000)).toBeGreaterThanOrEqual(JSON.stringify(plain).length);
     expect(jsonLengthBound('plain', 100)).toBeLessThanOrEqual(6 * 'plain'.length + 2);
     expect(jsonLengthBound({}, 100)).toBe(2);
+    // The longest numbers JSON writes (found by this suite in CI): 25 characters.
+    for (const n of [-0.0000010505242508290752, -1.2345678901234567e-308, -123456789012345680000]) expect(jsonLengthBound(n, 100)).toBeGreaterThanOrEqual(JSON.stringify(n).length);
     expect(jsonLengthBound({ gone: undefined }, 100)).toBe(2);
   });
 

@@ -146,9 +146,9 @@ export class NormalizePipeline {
       this.flush();
       this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed at end of input: ${(err as Error).message}` });
     }
-    for (const [sessionId, session] of this.sessions) {
+    for (const session of this.sessions.values()) {
       const remaining = [...session.state.parts.values()].sort((a, b) => a.index - b.index);
-      for (const p of remaining) this.retire(sessionId, session, p);
+      for (const p of remaining) this.retire(session, p);
       this.drainDiagnostics(session);
     }
     return this.summary;
@@ -234,7 +234,7 @@ export class NormalizePipeline {
       if (this.eventCount - t.at < this.retireAfter) break;
       this.queueHead++;
       const record = t.session.state.parts.get(t.id);
-      if (record) this.retire(t.session.id, t.session, record);
+      if (record) this.retire(t.session, record);
     }
     if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.queueHead);
@@ -242,14 +242,14 @@ export class NormalizePipeline {
     }
   }
 
-  private retire(sessionId: string, session: Session, record: PartRecord): void {
+  private retire(session: Session, record: PartRecord): void {
     const part: NormalizedToolPart = projectPart(record, { output: this.options.output });
     this.summary.parts++;
     this.summary.byKind[part.kind] = (this.summary.byKind[part.kind] ?? 0) + 1;
     this.summary.byState[part.state] = (this.summary.byState[part.state] ?? 0) + 1;
     if (this.options.to === 'parts') this.sinks.output(part);
     else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
-    else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(sessionId, record)) this.writeAcp(frame);
+    else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(session.id, record)) this.writeAcp(frame);
     session.retired.add(record.id);
     session.state = withState(session.state, { parts: session.state.parts.delete(record.id) });
   }

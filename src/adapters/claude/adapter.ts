@@ -7,7 +7,6 @@
 // - `agent-<id>.meta.json`: one object linking a subagent file to its Task call.
 import { EventEmitterFor, parseJsonLine, toEpochMs } from '../shared/emit.js';
 import type { Adapter, AdapterOptions, AdapterSink, InputPosition } from '../types.js';
-import { BoundedSet } from '../../events/bounded.js';
 import { CallTracker, approvalOf, type Frame } from './calls.js';
 import { normalizeServerName } from './mcp-names.js';
 import { resultText } from './output.js';
@@ -54,8 +53,6 @@ function resultBlocks(content: unknown[]): Obj[] {
 export class ClaudeReader implements Adapter {
   private readonly out: EventEmitterFor;
   private readonly sessions = new Map<string, SessionInfo>();
-  /** Diagnostics already reported per frame uuid, so a repeated frame does not report twice. */
-  private readonly reported = new BoundedSet<string>(10_000);
   private readonly blocks = new Map<string, PartialBlock>();
   /** Latest `message_start` id per session and parent, for stream events without `api_message_id`. */
   private readonly messageIds = new Map<string, string>();
@@ -151,11 +148,6 @@ export class ClaudeReader implements Adapter {
     }
   }
 
-  /** False when `what` was already reported for the frame `uuid` (a repeated frame). */
-  private firstReport(uuid: string | undefined, what: string): boolean {
-    return uuid === undefined || this.reported.add(`${uuid}\u0000${what}`);
-  }
-
   // ---- envelope helpers ------------------------------------------------------------------
 
   private sessionIdOf(line: Obj): string {
@@ -241,7 +233,8 @@ export class ClaudeReader implements Adapter {
     if (!hasTools && !Array.isArray(line.supersedes)) return;
     // A repeated frame (same uuid) changes nothing: its calls are known, complete-input and
     // parented already, and retraction is idempotent. Only its diagnostics are de-duplicated
-    // (`firstReport`), which keeps the uuid set small: hashing every frame's uuid was ~2% of the run.
+    // (`CallTracker.firstReport`), so the uuid set stays small: hashing every frame's uuid was
+    // ~2% of the run.
     if (Array.isArray(line.supersedes)) this.tracker.retract(line.supersedes, frame.at, frame.pos, 'superseded by a later assistant message');
     if (!hasTools) return;
     let metaTools: Map<string, string> | undefined;
@@ -254,7 +247,7 @@ export class ClaudeReader implements Adapter {
       const block = raw as Obj;
       const id = s(block.id);
       if (!id) {
-        if (!this.firstReport(uuid, 'invalid_tool_use')) continue;
+        if (!this.tracker.firstReport(uuid, 'invalid_tool_use')) continue;
         this.out.diagnostic('invalid_tool_use', `line ${frame.pos.line}: a ${String(block.type)} block without an id was skipped`, frame.pos);
         continue;
       }
@@ -281,15 +274,14 @@ export class ClaudeReader implements Adapter {
     for (const block of results) {
       const id = s(block.tool_use_id);
       if (!id) {
-        if (!this.firstReport(uuid, 'orphan_result')) continue;
+        if (!this.tracker.firstReport(uuid, 'orphan_result')) continue;
         this.out.diagnostic('orphan_result', `line ${frame.pos.line}: a tool_result without tool_use_id was skipped`, frame.pos);
         continue;
       }
       const meta = metaById?.get(id);
       const approval = approvalOf(meta?.permission_decision, single ? line.permissionDecision : undefined);
       const denied = meta?.non_execution_kind === 'user-rejected' || (single && typeof line.toolDenialKind === 'string') || approval?.decision === 'reject' || approval?.decision === 'deny';
-      if (!this.tracker.get(id) && !this.firstReport(uuid, id)) continue; // a repeated orphan result
-      this.tracker.finish(id, block, structured, { approval, denied }, frame);
+      this.tracker.finish(id, block, structured, { approval, denied }, frame, uuid);
     }
   }
 

@@ -4,7 +4,7 @@
 import type { ToolError, ToolKind, ToolMetadata, TruncationNote } from '../../contract/index.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
-import { BoundedMap } from '../../events/bounded.js';
+import { BoundedMap, BoundedSet } from '../../events/bounded.js';
 import { classifyFailure } from './errors.js';
 import type { McpName } from './mcp-names.js';
 import { buildOutput, resultText } from './output.js';
@@ -72,6 +72,8 @@ export class CallTracker {
   /** Recent assistant frames and the calls each made, a ring (see RECENT_FRAMES). */
   private readonly recentFrames: ({ uuid: string; ids: string[] } | undefined)[] = new Array<undefined>(RECENT_FRAMES).fill(undefined);
   private recentAt = 0;
+  /** Diagnostics already reported per frame uuid, so a repeated frame does not report twice. */
+  private readonly reported = new BoundedSet<string>(10_000);
   /** task_id → tool-use id of the call that runs it, and its description (for BashOutput titles). */
   private readonly taskCalls = new BoundedMap<string, string>(50_000);
   private readonly taskDescriptions = new BoundedMap<string, string>(50_000);
@@ -83,6 +85,11 @@ export class CallTracker {
 
   get(id: string): Call | undefined {
     return this.calls.get(id);
+  }
+
+  /** False when `what` was already reported for the frame `uuid` (a repeated frame). */
+  firstReport(uuid: string | undefined, what: string): boolean {
+    return uuid === undefined || this.reported.add(`${uuid}\u0000${what}`);
   }
 
   private readonly taskDescription = (id: string): string | undefined => this.taskDescriptions.get(id);
@@ -202,9 +209,10 @@ export class CallTracker {
   }
 
   /** A tool_result block: the part completes or fails. */
-  finish(id: string, block: Obj, structured: unknown, permission: { approval?: Obj; denied: boolean }, frame: Frame): void {
+  finish(id: string, block: Obj, structured: unknown, permission: { approval?: Obj; denied: boolean }, frame: Frame, frameUuid?: string): void {
     const call = this.calls.get(id);
     if (!call) {
+      if (!this.firstReport(frameUuid, id)) return; // the same orphan result in a repeated frame
       this.out.diagnostic('orphan_result', `line ${frame.pos.line}: tool_result for ${id}, whose tool_use is not in the input; no part was made for it`, frame.pos, { partId: id });
       return;
     }

@@ -1,5 +1,7 @@
 // Timing helpers: interleaved runs and medians, so a noisy shared machine hurts both sides alike.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdirSync, openSync, readSync } from 'node:fs';
+import { once } from 'node:events';
+import { dirname } from 'node:path';
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
@@ -29,4 +31,23 @@ export function warmupEnd(file: string, bytes: number): number {
   const n = readSync(fd, buf, 0, bytes, 0);
   closeSync(fd);
   return buf.subarray(0, n).lastIndexOf(0x0a);
+}
+
+/**
+ * Writes copy 0, 1, 2… of a benchmark input to `file` (each copy as chunks, streamed with
+ * backpressure) until `enough(bytesSoFar, copiesSoFar)`; returns the bytes written.
+ */
+export async function writeCopies(file: string, copy: (k: number) => Iterable<string>, enough: (bytes: number, copies: number) => boolean): Promise<number> {
+  mkdirSync(dirname(file), { recursive: true });
+  const out = createWriteStream(file);
+  let bytes = 0;
+  for (let k = 0; !enough(bytes, k); k++) {
+    for (const chunk of copy(k)) {
+      bytes += Buffer.byteLength(chunk);
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+  }
+  out.end();
+  await once(out, 'finish');
+  return bytes;
 }

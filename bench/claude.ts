@@ -4,10 +4,10 @@
 // ids differ per copy, so nothing is de-duplicated away), then measures a JSON.parse loop over the
 // same lines against the full `normalize --to parts` pipeline with the shared method of
 // bench/_throughput.ts. Prints MB/s, the ratio (target ≥ 0.5×) and peak RSS (target < 200 MB).
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { once } from 'node:events';
+import { writeCopies } from './_measure.js';
 import { measureThroughput } from './_throughput.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -57,19 +57,7 @@ async function build(file: string, targetBytes: number, distinctSessions: boolea
   const sessions = corpusSessions();
   if (sessions.length === 0) throw new Error(`no Claude corpus at ${CORPUS}; the benchmark needs ../shared/corpus/claude`);
   const keep = distinctSessions ? new Set<string>() : sessionIdsOf(sessions);
-  mkdirSync(DATA, { recursive: true });
-  const out = createWriteStream(file);
-  let bytes = 0;
-  for (let k = 0; bytes < targetBytes; k++) {
-    for (const [f, lines] of sessions.entries()) {
-      const chunk = `${lines.map((l) => rewrite(l, k, f, keep)).join('\n')}\n`;
-      bytes += Buffer.byteLength(chunk);
-      if (!out.write(chunk)) await once(out, 'drain');
-    }
-  }
-  out.end();
-  await once(out, 'finish');
-  return bytes;
+  return writeCopies(file, (k) => sessions.map((lines, f) => `${lines.map((l) => rewrite(l, k, f, keep)).join('\n')}\n`), (bytes) => bytes >= targetBytes);
 }
 
 export async function run(args: string[]): Promise<void> {

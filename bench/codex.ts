@@ -6,10 +6,10 @@
 // a JSON.parse loop over the same lines against the full `normalize --from codex --to parts` pipeline
 // with the shared method of bench/_throughput.ts (CPU time and wall, median of rounds). Prints MB/s,
 // the ratio (target ≥ 0.5×) and peak RSS (target < 200 MB).
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { once } from 'node:events';
+import { writeCopies } from './_measure.js';
 import { measureThroughput } from './_throughput.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -33,16 +33,7 @@ async function build(file: string, targetBytes: number, distinct: boolean): Prom
   const size = statSync(SOURCE).size;
   const copies = Math.ceil(targetBytes / size);
   if (existsSync(file) && statSync(file).size >= targetBytes) return { bytes: statSync(file).size, copies, calls: calls * copies };
-  mkdirSync(DATA, { recursive: true });
-  const out = createWriteStream(file);
-  let bytes = 0;
-  for (let k = 0; k < copies; k++) {
-    const chunk = `${lines.map((l) => rewrite(l, k, distinct)).join('\n')}\n`;
-    bytes += Buffer.byteLength(chunk);
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
+  const bytes = await writeCopies(file, (k) => [`${lines.map((l) => rewrite(l, k, distinct)).join('\n')}\n`], (_bytes, k) => k >= copies);
   return { bytes, copies, calls: calls * copies };
 }
 

@@ -6,10 +6,10 @@
 // over each SSE data payload against the full `normalize --to parts` pipeline (SSE framing →
 // adapter → validation → reducer → parts) with the shared method of bench/_throughput.ts. Prints
 // MB/s, the ratio (target ≥ 0.5×) and peak RSS (target < 200 MB).
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { once } from 'node:events';
+import { writeCopies } from './_measure.js';
 import { measureThroughput } from './_throughput.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -38,19 +38,7 @@ function streams(global: boolean): string[] {
 async function build(file: string, targetBytes: number, global: boolean): Promise<number> {
   if (existsSync(file) && statSync(file).size >= targetBytes) return statSync(file).size;
   const sources = streams(global);
-  mkdirSync(DATA, { recursive: true });
-  const out = createWriteStream(file);
-  let bytes = 0;
-  for (let k = 0; bytes < targetBytes; k++) {
-    for (const text of sources) {
-      const chunk = rewrite(text, k);
-      bytes += Buffer.byteLength(chunk);
-      if (!out.write(chunk)) await once(out, 'drain');
-    }
-  }
-  out.end();
-  await once(out, 'finish');
-  return bytes;
+  return writeCopies(file, (k) => sources.map((text) => rewrite(text, k)), (bytes) => bytes >= targetBytes);
 }
 
 export async function run(args: string[]): Promise<void> {

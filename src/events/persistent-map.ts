@@ -176,25 +176,54 @@ export class PersistentMap<V> implements PartMap<V> {
  * change, so the reducer's "inputs are never changed" promise does not hold for such states.
  */
 export class OwnedMap<V> implements PartMap<V> {
-  private readonly map = new Map<string, V>();
+  // Values live in a slot array, and the Map holds only slot numbers. Keyed straight by a Map under
+  // constant set/delete churn, every rehash left the old hash table (once promoted to the old
+  // generation) pointing at its records and at the next table, so until the next full GC each
+  // young record, with its input and output, was kept alive by dead tables and promoted: 61 MB of
+  // promotion per 100 MB of Claude input against 12 MB with slots, and half the scavenge time.
+  private readonly index = new Map<string, number>();
+  private readonly slots: (V | undefined)[] = [];
+  private readonly free: number[] = [];
 
-  get size(): number { return this.map.size; }
+  get size(): number { return this.index.size; }
 
-  get(key: string): V | undefined { return this.map.get(key); }
+  /** Slots allocated: the most values held at once, not the number ever set. */
+  get capacity(): number { return this.slots.length; }
 
-  has(key: string): boolean { return this.map.has(key); }
+  get(key: string): V | undefined {
+    const i = this.index.get(key);
+    return i === undefined ? undefined : this.slots[i];
+  }
+
+  has(key: string): boolean { return this.index.has(key); }
 
   set(key: string, value: V): this {
-    this.map.set(key, value);
+    const i = this.index.get(key);
+    if (i !== undefined) {
+      this.slots[i] = value;
+      return this;
+    }
+    const slot = this.free.length !== 0 ? this.free.pop()! : this.slots.length;
+    this.slots[slot] = value;
+    this.index.set(key, slot);
     return this;
   }
 
   delete(key: string): this {
-    this.map.delete(key);
+    const i = this.index.get(key);
+    if (i === undefined) return this;
+    this.index.delete(key);
+    this.slots[i] = undefined;
+    this.free.push(i);
     return this;
   }
 
-  entries(): IterableIterator<[string, V]> { return this.map.entries(); }
+  /** In first-set order, like a Map. */
+  *entries(): IterableIterator<[string, V]> {
+    for (const [k, i] of this.index) yield [k, this.slots[i] as V];
+  }
 
-  values(): IterableIterator<V> { return this.map.values(); }
+  *values(): IterableIterator<V> {
+    for (const i of this.index.values()) yield this.slots[i] as V;
+  }
 }

@@ -77,4 +77,35 @@ describe('PersistentMap', () => {
     expect(m.size).toBe(0);
     expect(m.delete('missing')).toBe(m);
   });
+
+  it('OwnedMap matches a Map model, iteration order included, under any sets and deletes (5k sequences)', () => {
+    fc.assert(fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+      const m = new OwnedMap<number>();
+      const model = new Map<string, number>();
+      let most = 0;
+      for (const [kind, k, v] of ops) {
+        if (kind === 'set') { m.set(k, v); model.set(k, v); } else { m.delete(k); model.delete(k); }
+        most = Math.max(most, model.size);
+        expect(m.size).toBe(model.size);
+        expect(m.get(k)).toBe(model.get(k));
+        expect(m.has(k)).toBe(model.has(k));
+      }
+      expect([...m.entries()]).toEqual([...model.entries()]);
+      expect([...m.values()]).toEqual([...model.values()]);
+      // Freed slots are reused: memory follows the most values held at once, not the keys ever set.
+      expect(m.capacity).toBe(most);
+    }), { numRuns: 5000 });
+  });
+
+  it('OwnedMap reuses slots under churn: 100k parts through a window of 64 take 64 slots', () => {
+    const m = new OwnedMap<object>();
+    for (let i = 0; i < 100_000; i++) {
+      m.set(`toolu_${i}`, { i });
+      if (i >= 64) m.delete(`toolu_${i - 64}`);
+    }
+    expect(m.size).toBe(64);
+    expect(m.capacity).toBe(65);
+    expect(m.get('toolu_99999')).toEqual({ i: 99_999 });
+    expect(m.get('toolu_0')).toBeUndefined();
+  });
 });

@@ -13,12 +13,21 @@ export function commandTitle(command: string, max = 80): string {
   return cut.length > max ? `${cut.slice(0, max - 1).join('')}…` : oneLine;
 }
 
+/** A `/`-rooted path with no empty, `.` or `..` segment and no trailing slash: what `resolve` returns unchanged. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|\/$/;
+
 /** A path as a person wants to read it: relative to the session cwd when inside it. */
 export function displayPath(path: string, cwd?: string): string {
   if (!cwd || !isAbsolute(path) || !isAbsolute(cwd)) return path;
+  // Nearly every path a tool names is normalized and under the cwd: then the relative path is the
+  // rest of it, which spares `relative` (it resolves and re-splits both paths) for every title.
+  if (path.length > cwd.length + 1 && path.charCodeAt(cwd.length) === 47 && path.startsWith(cwd) && cwd !== '/' && !NOT_NORMAL.test(path)) {
+    return path.slice(cwd.length + 1);
+  }
   const rel = relative(cwd, path);
   if (rel === '') return '.';
-  return rel.startsWith('..') ? path : rel;
+  // Outside the cwd is `..` or `../…`; a name that merely starts with dots (`..env`, `...`) is inside.
+  return rel === '..' || rel.startsWith('../') ? path : rel;
 }
 
 /** `host` of a URL, without `www.`; the input itself when it is not a URL. */

@@ -5,7 +5,7 @@
 import type { ToolKind } from '../../contract/index.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import { capitalize, commandTitle, domainOf, str, usableTitle, words } from '../shared/titles.js';
-import { splitMcpName, type McpName } from './mcp-names.js';
+import { isMcpName, splitMcpName, type McpName } from './mcp-names.js';
 import { relPath } from './paths.js';
 
 export type Input = Record<string, unknown>;
@@ -194,7 +194,8 @@ const asInput = (input: unknown): Input => (input && typeof input === 'object' &
 /** Name, kind and title of one call. Never throws; never returns an empty or raw-name title. */
 export function identify(rawName: string, input: unknown, ctx: IdentityContext): ToolIdentity {
   const args = asInput(input);
-  const mcp = splitMcpName(rawName, ctx.mcpServers, ctx.mcpMetaTool);
+  // Checked here first: most calls are not MCP, and the split (a scan of the known servers) then stays cold.
+  const mcp = isMcpName(rawName) ? splitMcpName(rawName, ctx.mcpServers, ctx.mcpMetaTool) : undefined;
   if (mcp) return { name: mcp.tool, kind: mcpIntentKind(mcp.server, mcp.tool), title: mcpTitle(mcp.server, mcp.tool, args), mcp };
   const spec = BY_NAME.get(rawName);
   if (!spec) {

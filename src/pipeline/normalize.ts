@@ -73,7 +73,7 @@ export class NormalizePipeline {
    * Terminal parts waiting out the grace window, in the order they turned terminal (all sessions).
    * A plain FIFO array: iterating a Map from the front after many deletes walks every tombstone.
    */
-  private queue: { session: Session; id: string; at: number }[] = [];
+  private readonly queue: { session: Session; id: string; at: number }[] = [];
   private queueHead = 0;
   private readonly reducer: Reducer;
   private readonly adapter;
@@ -236,8 +236,11 @@ export class NormalizePipeline {
       const record = t.session.state.parts.get(t.id);
       if (record) this.retire(t.session, record);
     }
+    // Compacted in place: replacing the array would make the field non-constant to V8, throwing
+    // away every optimized function that read it.
     if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.queueHead);
+      this.queue.copyWithin(0, this.queueHead);
+      this.queue.length -= this.queueHead;
       this.queueHead = 0;
     }
   }

@@ -3,6 +3,7 @@
 // Everything ACP has no field for rides under `_meta.toolnorm`, so our own frames decode back to
 // the same part. Streamed output is sent as throttled tail snapshots, never whole on every delta.
 import type { AcpSessionUpdateParams, AcpToolCall, AcpToolCallUpdate, AcpToolnormMeta, NormalizedToolPart } from '../contract/index.js';
+import { OwnedMap } from '../events/persistent-map.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import type { PartRecord } from '../events/state.js';
 import { contentOf, locationsOf } from './content.js';
@@ -48,7 +49,12 @@ const key = (v: unknown) => (v === undefined ? '\u0000undefined' : JSON.stringif
 const META_KEYS = ['toolName', 'kind', 'state', 'title', 'output', 'error', 'timing', 'metadata'] as const;
 
 export class AcpEncoder {
-  private readonly sent = new Map<string, Sent>();
+  /**
+   * What was last sent per part, until the part is final. An OwnedMap, not a Map: under constant
+   * set/delete churn a Map's dead hash tables keep these (large) views alive into the old
+   * generation; see OwnedMap.
+   */
+  private readonly sent = new OwnedMap<Sent>();
   private readonly opts: Required<Omit<AcpEncoderOptions, 'cwd'>> & { cwd?: string };
 
   constructor(options: AcpEncoderOptions = {}) {

@@ -7,6 +7,7 @@
 // failures here: the `invalid` tool (the model asked for a tool that does not exist) and a bash
 // command that was killed (`exit: null` plus a `<shell_metadata>` note).
 import type { ToolKind, ToolMetadata } from '../../contract/index.js';
+import { OwnedMap } from '../../events/persistent-map.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
 import { describe, MUTABLE_META, type Description } from './describe.js';
@@ -51,7 +52,8 @@ export interface CallsOptions {
 }
 
 export class Calls {
-  private readonly open = new Map<string, OpenCall>();
+  /** Calls in flight. An OwnedMap: a Map under this set/delete churn keeps finished calls alive into the old generation (see OwnedMap). */
+  private readonly open = new OwnedMap<OpenCall>();
   /** Final raw status of every finished part: later copies (sync duplicates, exports, compaction re-sends) are dropped. */
   private readonly closed = new Map<string, RawStatus>();
   private readonly byCall = new Map<string, string>();

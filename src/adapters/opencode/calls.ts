@@ -7,6 +7,7 @@
 // failures here: the `invalid` tool (the model asked for a tool that does not exist) and a bash
 // command that was killed (`exit: null` plus a `<shell_metadata>` note).
 import type { ToolKind, ToolMetadata } from '../../contract/index.js';
+import { BoundedMap } from '../../events/bounded.js';
 import { OwnedMap } from '../../events/persistent-map.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
@@ -54,8 +55,12 @@ export interface CallsOptions {
 export class Calls {
   /** Calls in flight. An OwnedMap: a Map under this set/delete churn keeps finished calls alive into the old generation (see OwnedMap). */
   private readonly open = new OwnedMap<OpenCall>();
-  /** Final raw status of every finished part: later copies (sync duplicates, exports, compaction re-sends) are dropped. */
-  private readonly closed = new Map<string, RawStatus>();
+  /**
+   * Final raw status of the last 100k–200k finished parts: later copies (sync duplicates, exports,
+   * compaction re-sends) are dropped. Bounded so memory stays flat on streams of any length; a
+   * copy of a part finished longer ago than that reaches the pipeline, which reports it as late.
+   */
+  private readonly closed = new BoundedMap<string, RawStatus>(100_000);
   private readonly byCall = new Map<string, string>();
   private readonly byRequest = new Map<string, string>();
   private readonly deferred = new Map<string, { view: ToolPartView; ctx: ApplyContext }>();

@@ -19,6 +19,8 @@ const s = (v: unknown): string | undefined => (typeof v === 'string' && v.length
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 interface SessionInfo {
+  /** The session id as first seen: frames, calls and events all use this one string. */
+  readonly id: string;
   cwd?: string;
   mcpServers: Set<string>;
 }
@@ -151,9 +153,20 @@ export class ClaudeReader implements Adapter {
   // ---- envelope helpers ------------------------------------------------------------------
 
   private sessionIdOf(line: Obj): string {
-    const id = s(line.session_id) ?? s(line.sessionId) ?? this.currentSession ?? this.options.sessionId ?? this.fallbackSession();
+    const raw = s(line.session_id) ?? s(line.sessionId);
+    const id = raw === undefined ? (this.currentSession ?? this.options.sessionId ?? this.fallbackSession()) : this.canonical(raw);
     this.currentSession = id;
     return id;
+  }
+
+  /**
+   * Every line brings the session id as a new string. Calls, events and the pipeline's maps keep
+   * the first one instead: a remembered call holds no copy of its own, and lookups by session id
+   * find an already-hashed key.
+   */
+  private canonical(raw: string): string {
+    const current = this.currentSession;
+    return current !== undefined && raw === current ? current : this.session(raw).id;
   }
 
   private fallbackSession(): string {
@@ -165,7 +178,7 @@ export class ClaudeReader implements Adapter {
   private session(id: string): SessionInfo {
     let info = this.sessions.get(id);
     if (!info) {
-      info = { cwd: this.options.cwd, mcpServers: new Set(this.options.mcpServers ?? []) };
+      info = { id, cwd: this.options.cwd, mcpServers: new Set(this.options.mcpServers ?? []) };
       this.sessions.set(id, info);
     }
     return info;
@@ -182,7 +195,8 @@ export class ClaudeReader implements Adapter {
     const sessionId = this.sessionIdOf(line);
     const info = this.session(sessionId);
     const lineCwd = s(line.cwd);
-    if (lineCwd) info.cwd = lineCwd;
+    // Kept when unchanged, so the calls of a session share one cwd string too.
+    if (lineCwd && lineCwd !== info.cwd) info.cwd = lineCwd;
     const at = nested ? (toEpochMs(nested.timestamp) ?? this.timeOf(undefined)) : this.timeOf(line);
     // Every field present from the start: frames then share one hidden class.
     const frame: Frame = { sessionId, at, pos, cwd: info.cwd, parentId: undefined, agentId: undefined };
@@ -292,7 +306,7 @@ export class ClaudeReader implements Adapter {
     const sessionId = this.sessionIdOf(line);
     if (subtype === 'init') {
       const info = this.session(sessionId);
-      if (s(line.cwd)) info.cwd = String(line.cwd);
+      if (s(line.cwd) && line.cwd !== info.cwd) info.cwd = String(line.cwd);
       if (Array.isArray(line.mcp_servers)) for (const m of line.mcp_servers) if (s(obj(m)?.name)) info.mcpServers.add(normalizeServerName(String(obj(m)!.name)));
       return;
     }

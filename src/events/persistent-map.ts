@@ -174,6 +174,8 @@ export class PersistentMap<V> implements PartMap<V> {
  * For a session state owned by one consumer that never reads an older state again — the streaming
  * pipeline — where path copying is pure cost. Every older state shares the map and sees the
  * change, so the reducer's "inputs are never changed" promise does not hold for such states.
+ * Also the map to use anywhere entries are set and deleted all the time (the ACP encoder's sent
+ * views, OpenCode's calls in flight): see the note on memory below.
  */
 export class OwnedMap<V> implements PartMap<V> {
   // Values live in a slot array, and the Map holds only slot numbers. Keyed straight by a Map under

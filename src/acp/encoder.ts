@@ -8,6 +8,7 @@ import { projectPart, type OutputView } from '../events/projector.js';
 import type { PartRecord } from '../events/state.js';
 import { contentOf, locationsOf } from './content.js';
 import { ACP_STATUS_OF, acpKindOf } from './kinds.js';
+import { sameJson } from './same-json.js';
 
 export type AcpFrame = AcpSessionUpdateParams;
 
@@ -39,12 +40,9 @@ interface View {
 
 interface Sent {
   view: View;
-  keys: Record<string, string>;
   snapshotBytes: number;
   snapshotAt: number;
 }
-
-const key = (v: unknown) => (v === undefined ? '\u0000undefined' : JSON.stringify(v));
 
 const META_KEYS = ['toolName', 'kind', 'state', 'title', 'output', 'error', 'timing', 'metadata'] as const;
 
@@ -104,29 +102,21 @@ export class AcpEncoder {
     return { sessionId, update };
   }
 
-  private keysOf(v: View): Record<string, string> {
-    const keys: Record<string, string> = {
-      title: v.title, name: v.name, kind: v.kind, status: v.status,
-      content: key(v.content), locations: key(v.locations), rawInput: key(v.rawInput), rawOutput: key(v.rawOutput),
-    };
-    for (const k of META_KEYS) keys[`meta.${k}`] = key(v.meta[k]);
-    return keys;
-  }
-
-  private delta(sessionId: string, id: string, prev: Record<string, string>, v: View, next: Record<string, string>): AcpFrame | undefined {
+  /** What changed between the view last sent and this one, compared as JSON (see sameJson). */
+  private delta(sessionId: string, id: string, prev: View, v: View): AcpFrame | undefined {
     const update: AcpToolCallUpdate = { sessionUpdate: 'tool_call_update', toolCallId: id };
     let changed = false;
     for (const f of ['title', 'name', 'kind', 'status'] as const) {
-      if (prev[f] !== next[f]) { (update as unknown as Record<string, unknown>)[f] = v[f]; changed = true; }
+      if (prev[f] !== v[f]) { (update as unknown as Record<string, unknown>)[f] = v[f]; changed = true; }
     }
     // ACP replaces content and locations wholesale, so a changed list is resent whole.
-    if (prev.content !== next.content) { update.content = v.content ?? []; changed = true; }
-    if (prev.locations !== next.locations) { update.locations = v.locations ?? []; changed = true; }
-    if (prev.rawInput !== next.rawInput) { update.rawInput = v.rawInput; changed = true; }
-    if (prev.rawOutput !== next.rawOutput && v.rawOutput !== undefined) { update.rawOutput = v.rawOutput; changed = true; }
+    if (!sameJson(prev.content, v.content)) { update.content = v.content ?? []; changed = true; }
+    if (!sameJson(prev.locations, v.locations)) { update.locations = v.locations ?? []; changed = true; }
+    if (!sameJson(prev.rawInput, v.rawInput)) { update.rawInput = v.rawInput; changed = true; }
+    if (v.rawOutput !== undefined && !sameJson(prev.rawOutput, v.rawOutput)) { update.rawOutput = v.rawOutput; changed = true; }
     const meta: AcpToolnormMeta = {};
     for (const k of META_KEYS) {
-      if (prev[`meta.${k}`] !== next[`meta.${k}`] && v.meta[k] !== undefined) (meta as Record<string, unknown>)[k] = v.meta[k];
+      if (v.meta[k] !== undefined && !sameJson(prev.meta[k], v.meta[k])) (meta as Record<string, unknown>)[k] = v.meta[k];
     }
     if (Object.keys(meta).length) { update._meta = { toolnorm: meta }; changed = true; }
     return changed ? { sessionId, update } : undefined;
@@ -140,7 +130,7 @@ export class AcpEncoder {
     let snapshotBytes = prev?.snapshotBytes ?? 0;
     let snapshotAt = prev?.snapshotAt ?? record.startedAt;
     if (record.streamed && (part.state === 'running' || part.state === 'started')) {
-      const due = !prev?.keys || snapshotBytes === 0 || record.streamed.bytes - snapshotBytes >= this.opts.snapshotEveryBytes || record.lastAt - snapshotAt >= this.opts.snapshotEveryMs;
+      const due = !prev || snapshotBytes === 0 || record.streamed.bytes - snapshotBytes >= this.opts.snapshotEveryBytes || record.lastAt - snapshotAt >= this.opts.snapshotEveryMs;
       if (due) {
         tail = record.streamed.tail.slice(-this.opts.snapshotChars);
         snapshotBytes = record.streamed.bytes;
@@ -152,10 +142,9 @@ export class AcpEncoder {
     }
     const v = this.view(part, tail);
     if (tail === undefined && prev && (part.state === 'running' || part.state === 'started')) v.content = prev.view.content;
-    const keys = this.keysOf(v);
-    this.sent.set(record.id, { view: v, keys, snapshotBytes, snapshotAt });
+    this.sent.set(record.id, { view: v, snapshotBytes, snapshotAt });
     if (!prev) return [this.first(sessionId, part, v)];
-    const frame = this.delta(sessionId, record.id, prev.keys, v, keys);
+    const frame = this.delta(sessionId, record.id, prev.view, v);
     return frame ? [frame] : [];
   }
 
@@ -174,7 +163,7 @@ export class AcpEncoder {
     if (part.timing?.startedAt === undefined) delete startedView.meta.timing;
     const frames = [this.first(sessionId, part, startedView)];
     const v = this.view(part);
-    const d = this.delta(sessionId, part.id, this.keysOf(startedView), v, this.keysOf(v));
+    const d = this.delta(sessionId, part.id, startedView, v);
     if (d) frames.push(d);
     return frames;
   }

@@ -100,7 +100,7 @@ export class CallTracker {
   }
 
   private env(call: Call, at: number, pos?: InputPosition) {
-    return { sessionId: call.sessionId, partId: call.id, at, ...(pos ? { pos } : {}) };
+    return { sessionId: call.sessionId, partId: call.id, at, pos };
   }
 
   /** A tool_use block (or a streamed content_block_start): the part starts, or an open one is refined. */

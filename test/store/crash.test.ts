@@ -35,6 +35,34 @@ function batchHasBigEvent(sessionId: string, beginLine: string): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The store URL a child uses: for PostgreSQL, tagged so its server sessions can be found. */
+function childUrl(url: string, backendName: string, tag: string): string {
+  if (backendName !== 'postgres') return url;
+  const u = new URL(url);
+  u.searchParams.set('application_name', tag);
+  return u.toString();
+}
+
+/**
+ * Waits until the server sessions of a SIGKILLed child have ended. The kill closes the socket, but
+ * the server finishes what it already received first: a COMMIT sent just before the kill can
+ * still land after the parent has looked, which once made a later read see a batch the first
+ * read had not (CI, seed 276139). Once the sessions are gone, what is committed is final.
+ */
+async function serverSessions(url: string, tag: string): Promise<number> {
+  const rows = await pgQuery(url, 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [tag]);
+  return (rows[0] as { n: number }).n;
+}
+
+async function serverSessionsEnded(url: string, tag: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if ((await serverSessions(url, tag)) === 0) return;
+    if (Date.now() > deadline) throw new Error(`the PostgreSQL sessions of the killed child (${tag}) did not end within 30 s`);
+    await sleep(5);
+  }
+}
+
 describe.each(BACKENDS)('$name crash safety', (backend) => {
   it.skipIf(!backend.available)(`${ROUNDS} SIGKILLs at random moments while appending leave an acknowledged, untorn prefix (seed ${SEED})`, async () => {
     const url = backend.freshUrl();
@@ -47,7 +75,8 @@ describe.each(BACKENDS)('$name crash safety', (backend) => {
     for (let round = 0; round < ROUNDS; round++) {
       const session = `crash-${Math.floor(round / ROUNDS_PER_SESSION)}`;
       if (round % ROUNDS_PER_SESSION === 0) verified = 0;
-      const child = new Child(['crash', url, session]);
+      const tag = `toolnorm-crash-${process.pid}-${round}`;
+      const child = new Child(['crash', childUrl(url, backend.name, tag), session]);
       if (round % 8 === 0) {
         // A moment anywhere from process start: during module load, connection or migrations.
         await sleep(random() * 900);
@@ -59,7 +88,11 @@ describe.each(BACKENDS)('$name crash safety', (backend) => {
         await child.next((l) => l.startsWith('ready '));
         await sleep(5 + random() * 300);
       }
+      // A child that got as far as appending is connected: its sessions must be visible by tag, or
+      // waiting for them to end below would prove nothing.
+      if (backend.name === 'postgres' && child.lines.some((l) => l.startsWith('begin '))) expect(await serverSessions(url, tag)).toBeGreaterThan(0);
       await child.kill('SIGKILL');
+      if (backend.name === 'postgres') await serverSessionsEnded(url, tag);
       // Before any reopen runs recovery: did the kill land while a transaction was being written?
       if (backend.name === 'sqlite' && walTail(parseStoreUrl(url).target).uncommitted > 0) tornTransactions++;
       const context = `seed ${SEED}, round ${round}, session ${session}`;

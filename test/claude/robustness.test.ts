@@ -10,6 +10,7 @@ import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { issuesOfToolEvent, type Diagnostic, type ToolEvent } from '../../src/contract/index.js';
 import { NormalizePipeline } from '../../src/pipeline/normalize.js';
 import { CORPUS, REPO_ROOT, corpusAvailable, corpusFiles } from '../helpers/corpus.js';
+import { expectValidEventsOneTerminalEach, mutate, type Json } from '../helpers/mutation.js';
 
 const DIR = join(REPO_ROOT, 'fixtures', 'claude');
 
@@ -53,19 +54,6 @@ function corpusSample(): string[] {
 const withCorpus = corpusAvailable();
 const lines = [...fixtureLines, ...(withCorpus ? corpusSample() : [])];
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-/** Replaces the value at a random path (chosen by `pick`) with `value`, or deletes it. */
-function mutate(v: Json, pick: number[], value: Json | undefined): Json {
-  if (!pick.length || v === null || typeof v !== 'object') return value === undefined ? null : value;
-  const keys = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v);
-  if (!keys.length) return v;
-  const k = keys[pick[0]! % keys.length]!;
-  const copy: any = Array.isArray(v) ? [...v] : { ...v };
-  if (pick.length === 1 && value === undefined && !Array.isArray(v)) delete copy[k];
-  else copy[k] = mutate(copy[k], pick.slice(1), value);
-  return copy;
-}
 
 // Values that steer the adapter into its branches: line and block types, subtypes, ids it may
 // already know, error flags.
@@ -120,15 +108,7 @@ describe('claude adapter robustness', () => {
     fc.assert(
       fc.property(fc.array(edit, { minLength: 1, maxLength: 40 }), (edits) => {
         const { events } = runAdapter(edited(edits));
-        const terminal = new Map<string, number>();
-        for (const ev of events) {
-          expect(issuesOfToolEvent(ev), JSON.stringify(ev).slice(0, 300)).toEqual([]);
-          if (ev.type === 'tool.completed' || ev.type === 'tool.failed') {
-            const k = `${ev.sessionId}/${ev.partId}`;
-            terminal.set(k, (terminal.get(k) ?? 0) + 1);
-          }
-        }
-        for (const [k, n] of terminal) expect(n, k).toBe(1);
+        expectValidEventsOneTerminalEach(events);
       }),
       { numRuns: 500 },
     );

@@ -8,25 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { issuesOfToolEvent, type Diagnostic, type ToolEvent } from '../../src/contract/index.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
+import { expectValidEventsOneTerminalEach, mutate, type Json } from '../helpers/mutation.js';
 
 const DIR = join(REPO_ROOT, 'fixtures', 'codex');
 const lines = readdirSync(DIR)
   .filter((f) => f.endsWith('.jsonl'))
   .flatMap((f) => readFileSync(join(DIR, f), 'utf8').split('\n').filter((l) => l.trim()));
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-/** Replaces the value at a random path (chosen by `pick`) with `value`, or deletes it. */
-function mutate(v: Json, pick: number[], value: Json | undefined): Json {
-  if (!pick.length || v === null || typeof v !== 'object') return value === undefined ? null : value;
-  const keys = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v);
-  if (!keys.length) return v;
-  const k = keys[pick[0]! % keys.length]!;
-  const copy: any = Array.isArray(v) ? [...v] : { ...v };
-  if (pick.length === 1 && value === undefined && !Array.isArray(v)) delete copy[k];
-  else copy[k] = mutate(copy[k], pick.slice(1), value);
-  return copy;
-}
 
 function runLines(input: string[]): { events: ToolEvent[]; diagnostics: Diagnostic[] } {
   const events: ToolEvent[] = [];
@@ -68,15 +56,7 @@ describe('codex adapter robustness', () => {
             return JSON.stringify(mutate(JSON.parse(raw) as Json, e.path, e.value));
           });
           const { events } = runLines(input);
-          const terminal = new Map<string, number>();
-          for (const ev of events) {
-            expect(issuesOfToolEvent(ev), JSON.stringify(ev).slice(0, 300)).toEqual([]);
-            if (ev.type === 'tool.completed' || ev.type === 'tool.failed') {
-              const k = `${ev.sessionId}/${ev.partId}`;
-              terminal.set(k, (terminal.get(k) ?? 0) + 1);
-            }
-          }
-          for (const [k, n] of terminal) expect(n, k).toBe(1);
+          expectValidEventsOneTerminalEach(events);
         },
       ),
       { numRuns: 300 },

@@ -12,6 +12,7 @@ import type { ToolOutputCompressor } from '../compress/types.js';
 import { BoundedSet } from '../events/bounded.js';
 
 const RETIRED_WINDOW = 100_000;
+const QUEUE_COMPACT_AT = 256;
 
 export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui';
 
@@ -237,8 +238,11 @@ export class NormalizePipeline {
       if (record) this.retire(t.session, record);
     }
     // Compacted in place: replacing the array would make the field non-constant to V8, throwing
-    // away every optimized function that read it.
-    if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
+    // away every optimized function that read it. Compacting every few hundred parts (each entry
+    // moves at most once per compaction, so the cost stays O(1) per part) keeps this path run from
+    // the first part: when it first ran after 4096 parts, it had no type feedback and threw away
+    // the optimized onEvent it is inlined into, a recompile of the pipeline's largest function.
+    if (this.queueHead >= QUEUE_COMPACT_AT && this.queueHead * 2 > this.queue.length) {
       this.queue.copyWithin(0, this.queueHead);
       this.queue.length -= this.queueHead;
       this.queueHead = 0;

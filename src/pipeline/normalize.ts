@@ -239,9 +239,9 @@ export class NormalizePipeline {
     }
     // Compacted in place: replacing the array would make the field non-constant to V8, throwing
     // away every optimized function that read it. Compacting every few hundred parts (each entry
-    // moves at most once per compaction, so the cost stays O(1) per part) keeps this path run from
-    // the first part: when it first ran after 4096 parts, it had no type feedback and threw away
-    // the optimized onEvent it is inlined into, a recompile of the pipeline's largest function.
+    // moves at most once per compaction, so the cost stays O(1) per part) runs this path before
+    // V8 optimizes onEvent, which inlines it: when it first ran after 4096 parts, it had no type
+    // feedback yet and threw the optimized onEvent away, a recompile of the pipeline's largest function.
     if (this.queueHead >= QUEUE_COMPACT_AT && this.queueHead * 2 > this.queue.length) {
       this.queue.copyWithin(0, this.queueHead);
       this.queue.length -= this.queueHead;

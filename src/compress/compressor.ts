@@ -53,8 +53,15 @@ export function compressText(text: string, spec: OutputCompressionSpec, options:
   if (!r.exactSlices) return r;
   const head = text.slice(0, r.head.length);
   const tail = r.tail.length ? text.slice(text.length - r.tail.length) : '';
+  // With no marker between them, a lone high surrogate ending the head and a lone low one starting
+  // the tail would pair into a character the input never had. The engine's pieces, where each lone
+  // surrogate is U+FFFD as in UTF-8, are the answer then; they are not verbatim slices of `text`.
+  if (r.marker === '' && isHighSurrogate(head.charCodeAt(head.length - 1)) && isLowSurrogate(tail.charCodeAt(0))) return { ...r, exactSlices: false };
   return { ...r, head, tail, text: head + r.marker + tail };
 }
+
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
 
 /** Compresses a stream (a Readable, or any async iterable of chunks) with memory bounded by the budget. */
 export async function compressStream(source: AsyncIterable<Buffer | Uint8Array | string>, spec: OutputCompressionSpec, options: EngineOptions = {}): Promise<TextCompression> {

@@ -111,6 +111,25 @@ describe('cutting', () => {
     expect(none.text).toBe('xxx');
   });
 
+  it('never pairs lone surrogates from the two ends into a new character when there is no marker', () => {
+    // Found by the streaming property (seed 1942881371): the head's lone \ud800 and the tail's lone
+    // \udfff made U+103FF, a character that is not in the input, and bytes the stream never gave.
+    const t = '\ud800\u{1F642}\udfff';
+    const r = compressText(t, spec({ budget: { maxBytes: 6 } }));
+    expect(r.marker).toBe('');
+    expect(r.text).toBe('\ufffd\ufffd');
+    expect(Buffer.from(r.text, 'utf8').equals(Buffer.from('\ufffd\ufffd', 'utf8'))).toBe(true);
+    expect(r.text.codePointAt(0)).not.toBe(0x103ff);
+    // Its pieces are U+FFFD, not the caller's code units, and it says so.
+    expect(r.exactSlices).toBe(false);
+    expect(r.text).toBe(r.head + r.marker + r.tail);
+    // A lone surrogate that meets a marker, or meets nothing, is still handed back as given.
+    const marked = compressText(`\ud800${'x'.repeat(200)}\udfff`, spec({ budget: { maxBytes: 40 } }));
+    expect(marked.marker).not.toBe('');
+    expect(marked.text.startsWith('\ud800')).toBe(true);
+    expect(marked.text.endsWith('\udfff')).toBe(true);
+  });
+
   it('fills every marker placeholder', () => {
     const text = numbered(50);
     const r = compressText(text, spec({ budget: { maxLines: 3 }, marker: '{omittedLines}|{omittedBytes}|{omittedTokens}|{originalLines}|{originalBytes}|{sha256}' }));

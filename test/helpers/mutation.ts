@@ -1,7 +1,8 @@
 // Shared by the adapters' robustness property tests: recorded lines with one value replaced or a
 // field dropped, and the two things every adapter's output must keep however its input is broken.
+import fc from 'fast-check';
 import { expect } from 'vitest';
-import { issuesOfToolEvent, type ToolEvent } from '../../src/contract/index.js';
+import { issuesOfToolEvent, type Diagnostic, type ToolEvent } from '../../src/contract/index.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -28,4 +29,16 @@ export function expectValidEventsOneTerminalEach(events: readonly ToolEvent[]): 
     }
   }
   for (const [k, n] of terminal) expect(n, k).toBe(1);
+}
+
+/** Arbitrary JSON values and text as lines: every event still validates, every diagnostic says why. */
+export function assertArbitraryLinesReported(run: (lines: string[]) => { events: readonly ToolEvent[]; diagnostics: readonly Diagnostic[] }): void {
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.json(), fc.string()), { maxLength: 30 }), (input) => {
+      const { events, diagnostics } = run(input);
+      for (const ev of events) expect(issuesOfToolEvent(ev)).toEqual([]);
+      expect(diagnostics.every((d) => typeof d.message === 'string' && d.message.length > 0)).toBe(true);
+    }),
+    { numRuns: 300 },
+  );
 }

@@ -10,7 +10,7 @@ import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import type { Diagnostic, ToolEvent } from '../../src/contract/index.js';
 import { NormalizePipeline } from '../../src/pipeline/normalize.js';
 import { CORPUS, REPO_ROOT, corpusAvailable, corpusFiles } from '../helpers/corpus.js';
-import { assertArbitraryLinesReported, expectValidEventsOneTerminalEach, mutate, type Json } from '../helpers/mutation.js';
+import { assertArbitraryLinesReported, expectValidEventsOneTerminalEach, mutate, mutationValue, type Json } from '../helpers/mutation.js';
 
 const DIR = join(REPO_ROOT, 'fixtures', 'claude');
 
@@ -57,20 +57,11 @@ const lines = [...fixtureLines, ...(withCorpus ? corpusSample() : [])];
 
 // Values that steer the adapter into its branches: line and block types, subtypes, ids it may
 // already know, error flags.
-const value: fc.Arbitrary<Json | undefined> = fc.oneof(
-  fc.constant(undefined),
-  fc.constant(null),
-  fc.string(),
-  fc.integer(),
-  fc.boolean(),
-  fc.constant<Json>([]),
-  fc.constant<Json>({}),
-  fc.constantFrom(
-    'assistant', 'user', 'system', 'progress', 'stream_event', 'tool_progress', 'control_request', 'tool_use', 'tool_result', 'server_tool_use',
-    'task_started', 'task_notification', 'permission_denied', 'agent_progress', 'bash_progress', 'content_block_start', 'input_json_delta',
-    'toolu_01', 'mcp__srv__tool', 'Task', 'Bash', '2026-02-10T21:54:15.897Z',
-  ),
-);
+const value = mutationValue([
+  'assistant', 'user', 'system', 'progress', 'stream_event', 'tool_progress', 'control_request', 'tool_use', 'tool_result', 'server_tool_use',
+  'task_started', 'task_notification', 'permission_denied', 'agent_progress', 'bash_progress', 'content_block_start', 'input_json_delta',
+  'toolu_01', 'mcp__srv__tool', 'Task', 'Bash', '2026-02-10T21:54:15.897Z',
+]);
 
 const edit = fc.record({
   line: fc.integer({ min: 0, max: lines.length - 1 }),

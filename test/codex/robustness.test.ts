@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import type { Diagnostic, ToolEvent } from '../../src/contract/index.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
-import { assertArbitraryLinesReported, expectValidEventsOneTerminalEach, mutate, type Json } from '../helpers/mutation.js';
+import { assertArbitraryLinesReported, expectValidEventsOneTerminalEach, mutate, mutationValue, type Json } from '../helpers/mutation.js';
 
 const DIR = join(REPO_ROOT, 'fixtures', 'codex');
 const lines = readdirSync(DIR)
@@ -25,16 +25,9 @@ function runLines(input: string[]): { events: ToolEvent[]; diagnostics: Diagnost
   return { events, diagnostics };
 }
 
-const value: fc.Arbitrary<Json | undefined> = fc.oneof(
-  fc.constant(undefined),
-  fc.constant(null),
-  fc.string(),
-  fc.integer(),
-  fc.boolean(),
-  fc.constant<Json>([]),
-  fc.constant<Json>({}),
-  fc.constantFrom('inProgress', 'completed', 'failed', 'declined', 'interrupted', 'in_progress', 'item/started', 'function_call', 'web_search', 'commandExecution'),
-);
+const value = mutationValue([
+  'inProgress', 'completed', 'failed', 'declined', 'interrupted', 'in_progress', 'item/started', 'function_call', 'web_search', 'commandExecution',
+]);
 
 describe('codex adapter robustness', () => {
   it('mutated fixture lines never throw and produce only valid events, one terminal per part', () => {

@@ -6,6 +6,20 @@ import { issuesOfToolEvent, type Diagnostic, type ToolEvent } from '../../src/co
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
+/** Replacement values for `mutate`: every JSON kind, a deletion, and the adapter's own steering words. */
+export function mutationValue(words: readonly string[]): fc.Arbitrary<Json | undefined> {
+  return fc.oneof(
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.string(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant<Json>([]),
+    fc.constant<Json>({}),
+    fc.constantFrom(...words),
+  );
+}
+
 /** Replaces the value at a random path (chosen by `pick`) with `value`, or deletes it. */
 export function mutate(v: Json, pick: number[], value: Json | undefined): Json {
   if (!pick.length || v === null || typeof v !== 'object') return value === undefined ? null : value;

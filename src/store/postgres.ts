@@ -2,7 +2,8 @@
 // the database's, not the client's: an append is one statement (one implicit transaction) that
 // moves the session head only WHERE head = expected, and (session_id, seq) is a primary key, so
 // two writers can never both take a position. Followers wake on LISTEN/NOTIFY.
-import pg from 'pg';
+import type pg from 'pg';
+import { loadDriver } from './driver.js';
 import type { ToolEvent } from '../contract/index.js';
 import { pendingMigrations, type Migration } from './migrations.js';
 import { postgresMigrations } from './postgres-schema.js';
@@ -35,6 +36,7 @@ export class PostgresEventStore implements EventStore {
   private readonly sql;
 
   private constructor(
+    /** @internal The pg pool (its types are not part of toolnorm's public API). */
     readonly pool: pg.Pool,
     private readonly connectionString: string,
     readonly schema: string,
@@ -82,7 +84,8 @@ export class PostgresEventStore implements EventStore {
     const schema = opts.schema ?? 'public';
     if (!SCHEMA_NAME.test(schema)) throw new Error(`schema name "${schema}" must be a plain identifier (letters, digits, _; at most 47 characters)`);
     const where = `${redact(url)} (schema ${schema})`;
-    const pool = new pg.Pool({ connectionString: parsed.connectionString, max: opts.poolSize ?? 10, connectionTimeoutMillis: 10_000, application_name: 'toolnorm' });
+    const driver = loadDriver<typeof pg>('pg');
+    const pool = new driver.Pool({ connectionString: parsed.connectionString, max: opts.poolSize ?? 10, connectionTimeoutMillis: 10_000, application_name: 'toolnorm' });
     // An idle pooled connection dropped by the server must not crash the process; the next
     // query gets a fresh connection or a clear error.
     pool.on('error', () => {});
@@ -224,7 +227,7 @@ export class PostgresEventStore implements EventStore {
   private listen(): Promise<pg.Client> {
     if (!this.listener) {
       const attempt = (async () => {
-        const client = new pg.Client({ connectionString: this.connectionString, application_name: 'toolnorm-listen' });
+        const client = new (loadDriver<typeof pg>('pg')).Client({ connectionString: this.connectionString, application_name: 'toolnorm-listen' });
         client.on('notification', (msg) => this.onNotification(msg.payload ?? ''));
         client.on('error', () => {
           // Dropped connection: the next wait listens again; current waiters fall back to their timeout.

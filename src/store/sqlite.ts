@@ -3,7 +3,8 @@
 // the file serialize on SQLite's write lock and the loser sees the winner's head.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { loadDriver } from './driver.js';
 import type { ToolEvent } from '../contract/index.js';
 import { pendingMigrations, type Migration } from './migrations.js';
 import { batchedEvents } from './batches.js';
@@ -39,7 +40,9 @@ interface StreamRow {
 
 type Db = Database.Database;
 
-/** Applies pending migrations in one IMMEDIATE transaction, so concurrent openers apply each once. */
+let Driver: typeof Database | undefined;
+
+/** @internal Applies pending migrations in one IMMEDIATE transaction, so concurrent openers apply each once. */
 export function migrateSqlite(db: Db, migrations: readonly Migration[], where: string): number {
   const run = db.transaction(() => {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
@@ -61,6 +64,7 @@ export function migrateSqlite(db: Db, migrations: readonly Migration[], where: s
 }
 
 export class SqliteEventStore implements EventStore {
+  /** @internal The better-sqlite3 handle (its types are not part of toolnorm's public API). */
   readonly db: Db;
   readonly schemaVersion: number;
   private closed = false;
@@ -73,7 +77,8 @@ export class SqliteEventStore implements EventStore {
       if (!create && !existsSync(path)) throw new Error(`no event store at ${path}`);
       if (create) mkdirSync(dirname(path), { recursive: true });
     }
-    this.db = new Database(path, { fileMustExist: !create, timeout: options.busyTimeoutMs ?? 10_000 });
+    Driver ??= loadDriver<typeof Database>('better-sqlite3');
+    this.db = new Driver(path, { fileMustExist: !create, timeout: options.busyTimeoutMs ?? 10_000 });
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);

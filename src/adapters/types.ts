@@ -31,6 +31,11 @@ export interface AdapterOptions {
 export interface Adapter {
   /** One input line without its line terminator. Must not throw. */
   line(text: string, pos: InputPosition): void;
+  /**
+   * One already-parsed input value (a provider SDK object), read exactly as `line` would read its
+   * JSON text. Must not throw. Adapters without it are fed `JSON.stringify(value)` (see feedValue).
+   */
+  value?(value: unknown, pos: InputPosition): void;
   /** A new input file starts (multi-file inputs, e.g. a transcript plus subagent files). */
   beginFile?(file: string): void;
   endFile?(file: string): void;
@@ -52,3 +57,4 @@ export interface AdapterDefinition {
   sniff(sample: { lines: readonly string[]; file?: string }): number;
   create(sink: AdapterSink, options: AdapterOptions): Adapter;
 }
+

@@ -2,6 +2,7 @@
 // hold the text. The streaming CLI path is src/pipeline/normalize.ts.
 import { issuesOfToolEvent, type Diagnostic, type NormalizedToolPart, type ToolEvent } from '../contract/index.js';
 import type { AdapterDefinition, AdapterOptions } from '../adapters/types.js';
+import { feedValue } from '../adapters/feed.js';
 import { diagnosticsOf, projectParts, type ProjectOptions } from '../events/projector.js';
 import { createReducer, type ReducerOptions } from '../events/reducer.js';
 import { emptySessionState, type ToolSessionState } from '../events/state.js';
@@ -58,6 +59,34 @@ export function collect(
     instance.endFile?.(file.name);
   }
   instance.end();
+  return reduceCollected(adapter.id, events, diagnostics, inputLines, options);
+}
+
+/**
+ * `collect` for already-parsed values, such as provider SDK objects held in memory: each item is
+ * read as its JSON line would be (a string item is a line). Gives the same parts as the lines.
+ */
+export function collectValues(
+  adapter: AdapterDefinition,
+  items: Iterable<unknown>,
+  options: AdapterOptions & ReducerOptions & ProjectOptions = {},
+): Collected {
+  const events: ToolEvent[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const instance = adapter.create(
+    { event: (e) => events.push(e), diagnostic: (d) => diagnostics.push(d) },
+    { clock: () => 0, ...options },
+  );
+  let inputLines = 0;
+  for (const item of items) {
+    inputLines++;
+    feedValue(instance, item, { line: inputLines, offset: 0 });
+  }
+  instance.end();
+  return reduceCollected(adapter.id, events, diagnostics, inputLines, options);
+}
+
+function reduceCollected(adapterId: string, events: ToolEvent[], diagnostics: Diagnostic[], inputLines: number, options: ReducerOptions & ProjectOptions): Collected {
   const reducer = createReducer(options);
   const states = new Map<string, ToolSessionState>();
   const valid: ToolEvent[] = [];
@@ -67,7 +96,7 @@ export function collect(
       diagnostics.push({
         severity: 'error',
         code: 'invalid_event',
-        message: `the ${adapter.id} adapter produced an invalid event: ${issues.map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}`,
+        message: `the ${adapterId} adapter produced an invalid event: ${issues.map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}`,
         source: (e as { source?: Diagnostic['source'] }).source,
         excerpt: JSON.stringify(e).slice(0, 200),
       });

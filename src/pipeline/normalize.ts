@@ -1,7 +1,8 @@
 // The streaming normalize pipeline: lines → adapter → validated ToolEvents → reducer → output.
 // Memory stays bounded: a part is printed and dropped once it has been terminal for a while
 // (`retireAfterEvents`), so only in-flight parts are held, whatever the input size.
-import { issuesOfAcpSessionUpdateParams, issuesOfToolEvent, type Diagnostic, type NormalizedToolPart, type ToolEvent } from '../contract/index.js';
+import { issuesOfAcpSessionUpdateParams, issuesOfToolEvent, type Diagnostic, type NormalizedToolPart, type ToolEvent, type UiToolPart } from '../contract/index.js';
+import { feedValue } from '../adapters/feed.js';
 import type { AdapterDefinition, AdapterOptions, InputPosition } from '../adapters/types.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import { createReducer, type Reducer, type ReducerOptions } from '../events/reducer.js';
@@ -16,8 +17,26 @@ const QUEUE_COMPACT_AT = 256;
 
 export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui';
 
-export interface NormalizeOptions extends AdapterOptions, ReducerOptions {
-  to: OutputFormat;
+/** An ACP frame as printed by default: wrapped in a JSON-RPC `session/update` notification. */
+export interface AcpNotification {
+  jsonrpc: '2.0';
+  method: 'session/update';
+  params: AcpFrame;
+}
+
+/** What each output format hands to `PipelineSinks.output`. */
+export interface OutputRecords {
+  parts: NormalizedToolPart;
+  events: ToolEvent;
+  /** A notification, or the bare params with `jsonRpc: false`. */
+  acp: AcpNotification | AcpFrame;
+  ui: UiToolPart;
+}
+
+export type OutputRecord<F extends OutputFormat = OutputFormat> = OutputRecords[F];
+
+export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends AdapterOptions, ReducerOptions {
+  to: F;
   /** Which output a compressed part shows in parts/acp/ui output (default full). */
   output?: OutputView;
   uiStates?: UiStateNames;
@@ -60,15 +79,15 @@ interface Session {
   diagnosticsSeen: number;
 }
 
-export interface PipelineSinks {
-  /** One output record (a part, event, ACP message or UI part) to print as a JSON line. */
-  output(record: unknown): void;
+export interface PipelineSinks<F extends OutputFormat = OutputFormat> {
+  /** One output record of the chosen format (a part, event, ACP message or UI part), e.g. to print as a JSON line. */
+  output(record: OutputRecord<F>): void;
   diagnostic(d: Diagnostic): void;
   /** Every valid event, in order, e.g. to append to a store. */
   event?(e: ToolEvent): void;
 }
 
-export class NormalizePipeline {
+export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private readonly sessions = new Map<string, Session>();
   /**
    * Terminal parts waiting out the grace window, in the order they turned terminal (all sessions).
@@ -82,7 +101,13 @@ export class NormalizePipeline {
   private eventCount = 0;
   readonly summary: Summary = { inputLines: 0, events: 0, parts: 0, byKind: {}, byState: {}, diagnostics: 0, malformedLines: 0, invalidEvents: 0 };
 
-  constructor(readonly definition: AdapterDefinition, private readonly options: NormalizeOptions, private readonly sinks: PipelineSinks) {
+  private readonly options: NormalizeOptions;
+  private readonly sinks: PipelineSinks;
+
+  constructor(readonly definition: AdapterDefinition, options: NormalizeOptions<F>, sinks: PipelineSinks<F>) {
+    // Inside, the format is checked at run time on every record, so the sink is the untyped union.
+    this.options = options;
+    this.sinks = sinks as unknown as PipelineSinks;
     this.reducer = createReducer(options);
     this.retireAfter = options.retireAfterEvents ?? 64;
     this.adapter = definition.create({ event: (e) => { this.pending.push(e); }, diagnostic: (d) => { this.pending.push({ diagnostic: d }); } }, options);
@@ -124,6 +149,18 @@ export class NormalizePipeline {
   endFile(file: string): void {
     this.adapter.endFile?.(file);
     this.flush();
+  }
+
+  /** One already-parsed input value (a provider SDK object); a string is read as a line. */
+  value(value: unknown, pos: InputPosition): void {
+    this.summary.inputLines++;
+    try {
+      feedValue(this.adapter, value, pos);
+      if (this.pending.length !== 0) this.flush();
+    } catch (err) {
+      this.flush();
+      this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed on input ${pos.line}: ${(err as Error).message}`, source: { provider: this.definition.provider, line: pos.line, offset: pos.offset, ...(pos.file ? { file: pos.file } : {}) } });
+    }
   }
 
   line(text: string, pos: InputPosition): void {

@@ -121,15 +121,26 @@ export class ClaudeReader implements Adapter {
     }
     const parsed = parseJsonLine(text, pos, this.out);
     if (parsed === undefined) return;
+    this.message(parsed, pos, text);
+  }
+
+  /** An already-parsed message (an Agent SDK `SDKMessage`), as its JSON line would be read. */
+  value(parsed: unknown, pos: InputPosition): void {
+    this.message(parsed, pos, undefined);
+  }
+
+  /** `text` is the line as read; for objects given directly it is serialized only if a diagnostic quotes it. */
+  private message(parsed: unknown, pos: InputPosition, raw: string | undefined): void {
+    const textOf = () => (raw ??= JSON.stringify(parsed) ?? String(parsed));
     const line = obj(parsed);
     if (!line) {
-      this.out.malformed(text, 'not a JSON object', pos);
+      this.out.malformed(textOf(), 'not a JSON object', pos);
       return;
     }
     const type = line.type;
     if (typeof type !== 'string') {
       if (typeof line.toolUseId === 'string') this.onMeta(line, pos);
-      else this.out.malformed(text, 'a JSON object without "type" is not a Claude Code message', pos);
+      else this.out.malformed(textOf(), 'a JSON object without "type" is not a Claude Code message', pos);
       return;
     }
     const at = toEpochMs(line.timestamp);
@@ -139,8 +150,8 @@ export class ClaudeReader implements Adapter {
     const handler = this.handlers.get(type);
     if (handler) return handler(line, pos);
     if (QUIET_TYPES.has(type) || type.startsWith('api-request')) return;
-    if ('tool_use_id' in line || 'toolUseID' in line || text.includes('"tool_use"')) {
-      this.out.diagnostic('unknown_event', `line ${pos.line}: Claude Code message type "${type}" is not known to this adapter and may carry tool data; it was skipped`, pos, { excerpt: text.slice(0, 200) });
+    if ('tool_use_id' in line || 'toolUseID' in line || textOf().includes('"tool_use"')) {
+      this.out.diagnostic('unknown_event', `line ${pos.line}: Claude Code message type "${type}" is not known to this adapter and may carry tool data; it was skipped`, pos, { excerpt: textOf().slice(0, 200) });
     }
   }
 

@@ -15,6 +15,7 @@ export const opencodeAdapter: AdapterDefinition = {
     const reader = new OpenCodeReader(new EventEmitterFor(sink, 'opencode'), options);
     return {
       line: (text, pos) => reader.line(text, pos),
+      value: (v, pos) => reader.input(v, pos),
       beginFile: (file) => reader.beginFile(file),
       endFile: () => reader.endFile(),
       end: () => reader.end(),

@@ -123,6 +123,11 @@ export class OpenCodeReader implements BusTarget {
     this.value(v, lines[0]!.pos);
   }
 
+  /** An already-parsed value (an SDK `Event`, a run line, an export), as its JSON text would be read. */
+  input(v: unknown, pos: InputPosition): void {
+    this.value(v, pos);
+  }
+
   /** Any parsed JSON value of any form. */
   private value(v: unknown, pos: InputPosition, sseEvent?: string): void {
     if (Array.isArray(v)) {

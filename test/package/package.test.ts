@@ -1,0 +1,228 @@
+// The package as a user installs it: built and packed from this checkout, installed into fresh
+// consumer projects with --omit=dev (once with the optional drivers, once without them and with
+// no install scripts at all), then imported, run and type-checked from outside the repo.
+// Offline: every dependency comes from the npm cache that `npm ci` of this repo filled; nothing is
+// fetched (`--offline` makes a missing one a failure, not a download).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, corpusAvailable, CORPUS } from '../helpers/corpus.js';
+import { consumerLock } from './lock.js';
+
+const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  exports: Record<string, unknown>;
+  dependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const SUBPATHS = Object.keys(pkg.exports).filter((k) => k !== './package.json' && !k.endsWith('.json'));
+/** Subpaths whose types import a provider SDK: they compile where the user installed that SDK (test/types covers them). */
+const SDK_SUBPATHS = new Set(['./claude-agent-sdk', './codex-sdk', './opencode-sdk']);
+const NPM_FLAGS = ['--offline', '--no-audit', '--no-fund', '--loglevel=error'];
+const TSC = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+let work: string;
+let tarball: string;
+
+function run(cmd: string, args: string[], cwd: string): string {
+  return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+}
+
+function consumer(name: string, installFlags: string[], extra: Record<string, string> = {}): string {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  const deps = { toolnorm: `file:${tarball}`, ...extra };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies: deps }, null, 2));
+  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(consumerLock(REPO_ROOT, tarball, deps, pkg as never), null, 2));
+  run('npm', ['ci', '--omit=dev', ...installFlags, ...NPM_FLAGS], dir);
+  return dir;
+}
+
+function node(dir: string, code: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: dir, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function cliRun(dir: string, args: string[]) {
+  const r = spawnSync(join(dir, 'node_modules', '.bin', 'toolnorm'), args, { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A recorded session to normalize: a corpus recording when ../shared is here, else the shipped demo. */
+function sampleSession(): string {
+  if (corpusAvailable()) return join(CORPUS, 'claude', 'captured', 'streamjson-2.1.332-all-tools.jsonl');
+  return join(REPO_ROOT, 'fixtures', 'demo', 'claude-streamjson-all-tools.jsonl');
+}
+
+/** Every bare package a built file imports at run time (static or dynamic, not `import type`). */
+function runtimeImports(dir: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.js')) {
+        const text = readFileSync(p, 'utf8');
+        const statements = /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(\s*['"]([^'"]+)['"]\s*\)/gm;
+        for (const m of text.matchAll(statements)) {
+          const spec = (m[1] ?? m[2] ?? m[3] ?? m[4])!;
+          if (spec.startsWith('.')) continue;
+          if (spec.startsWith('node:')) continue;
+          const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+          found.set(name, [...(found.get(name) ?? []), relative(dir, p)]);
+        }
+      }
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'toolnorm-package-'));
+  // Build into a staging copy, so the test packs exactly this checkout's sources and never
+  // touches the repo's own dist/ that other suites are running.
+  const stage = join(work, 'stage');
+  mkdirSync(join(stage, 'schema'), { recursive: true });
+  for (const f of ['package.json', 'README.md', 'LICENSE']) copyFileSync(join(REPO_ROOT, f), join(stage, f));
+  copyFileSync(join(REPO_ROOT, 'schema', 'toolnorm.schema.json'), join(stage, 'schema', 'toolnorm.schema.json'));
+  cpSync(join(REPO_ROOT, 'fixtures', 'demo'), join(stage, 'fixtures', 'demo'), { recursive: true });
+  run(process.execPath, [TSC, '-p', join(REPO_ROOT, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')], REPO_ROOT);
+  for (const f of ['validators.js', 'validators.d.ts']) copyFileSync(join(REPO_ROOT, 'generated', f), join(stage, 'dist', 'generated', f));
+  chmodSync(join(stage, 'dist', 'src', 'cli', 'main.js'), 0o755);
+  const out = run('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--json', '--loglevel=error'], stage);
+  tarball = join(work, (JSON.parse(out) as { filename: string }[])[0]!.filename);
+}, 600_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('ships one copy of the generated code, the license and the schema, and no sources or tests', () => {
+    const list = run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean);
+    expect(list).toContain('package/LICENSE');
+    expect(list).toContain('package/schema/toolnorm.schema.json');
+    expect(list).toContain('package/dist/generated/validators.js');
+    expect(list.filter((f) => f.startsWith('package/generated/'))).toEqual([]);
+    expect(list.filter((f) => /^package\/(src|test|bench|codegen)\//.test(f))).toEqual([]);
+  });
+
+  it('imports at run time only its dependencies, its optional drivers and Node built-ins', () => {
+    const extracted = join(work, 'extracted');
+    mkdirSync(extracted);
+    run('tar', ['-xzf', tarball, '-C', extracted], work);
+    const allowed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.optionalDependencies)]);
+    const bad = [...runtimeImports(join(extracted, 'package', 'dist'))].filter(([name]) => !allowed.has(name));
+    // A devDependency imported at run time crashes every user's install (it was @sinclair/typebox).
+    expect(bad.map(([name, files]) => `${name} (${pkg.devDependencies[name] ? 'a devDependency' : 'not a dependency'}) in ${files.slice(0, 3).join(', ')}`)).toEqual([]);
+  });
+});
+
+describe('installed with --omit=dev --omit=optional --ignore-scripts (no native build)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = consumer('light', ['--omit=optional', '--ignore-scripts']);
+  }, 600_000);
+
+  it('installs no driver and no native module', () => {
+    for (const p of ['better-sqlite3', 'pg', '@sinclair/typebox']) expect(existsSync(join(dir, 'node_modules', p)), p).toBe(false);
+  });
+
+  it('imports the root and every subpath', () => {
+    const code = `const out = {}; for (const s of ${JSON.stringify(SUBPATHS.map((s) => (s === '.' ? 'toolnorm' : `toolnorm/${s.slice(2)}`)))}) { const m = await import(s); out[s] = Object.keys(m).length; } console.log(JSON.stringify(out));`;
+    const r = node(dir, code);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const counts = JSON.parse(r.stdout) as Record<string, number>;
+    expect(Object.keys(counts)).toHaveLength(SUBPATHS.length);
+    // Every subpath but the type-only one exports something.
+    for (const [s, n] of Object.entries(counts)) if (s !== 'toolnorm/types') expect(n, s).toBeGreaterThan(0);
+    const schema = node(dir, `import s from 'toolnorm/schema.json' with { type: 'json' }; console.log(Object.keys(s.$defs).length)`);
+    expect(Number(schema.stdout)).toBeGreaterThan(10);
+  });
+
+  it('the core does not load the stores, the executor, the compressor or the CLI', () => {
+    // A copy of the installed package without those modules: if `import 'toolnorm'` reached any
+    // of them, the import would fail.
+    const bare = join(work, 'bare');
+    mkdirSync(join(bare, 'node_modules'), { recursive: true });
+    cpSync(join(dir, 'node_modules'), join(bare, 'node_modules'), { recursive: true });
+    const dist = join(bare, 'node_modules', 'toolnorm', 'dist', 'src');
+    for (const p of ['store/sqlite.js', 'store/postgres.js', 'store/open.js', 'store/driver.js', 'executor', 'compress', 'cli']) rmSync(join(dist, p), { recursive: true, force: true });
+    writeFileSync(join(bare, 'package.json'), JSON.stringify({ type: 'module' }));
+    const r = node(bare, `const m = await import('toolnorm'); console.log(typeof m.NormalizePipeline, typeof m.normalizeStream, typeof m.validateNormalizedToolPart);`);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('function function function');
+    // The check itself can fail: the store entry does need what was removed.
+    expect(node(bare, `await import('toolnorm/store')`).status).not.toBe(0);
+  });
+
+  it('the installed CLI normalizes a recorded session', () => {
+    const r = cliRun(dir, ['normalize', sampleSession(), '--summary']);
+    expect(r.status).toBe(0);
+    const parts = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { id: string; kind: string });
+    expect(parts.length).toBeGreaterThan(5);
+    expect(parts.every((p) => typeof p.id === 'string' && p.kind !== 'unknown')).toBe(true);
+  });
+
+  it('opening a SQLite store without its driver is one clear line naming the package', () => {
+    const lib = node(dir, `import { openStore } from 'toolnorm/store'; try { await openStore('sqlite:db/events.db'); console.log('opened'); } catch (e) { console.log(e.name + ': ' + e.message); }`);
+    expect(lib.stdout.trim()).toMatch(/^MissingDriverError: the SQLite event store needs the optional package better-sqlite3, which is not installed: run `npm install better-sqlite3@12`$/);
+    const pg = node(dir, `import { openStore } from 'toolnorm/store'; try { await openStore('postgres://127.0.0.1:1/x'); } catch (e) { console.log(e.name + ': ' + e.message); }`);
+    expect(pg.stdout.trim()).toMatch(/^MissingDriverError: the PostgreSQL event store needs the optional package pg/);
+    const cli = cliRun(dir, ['normalize', sampleSession(), '--store', 'sqlite:db/events.db']);
+    expect(cli.status).not.toBe(0);
+    const errLines = cli.stderr.trim().split('\n');
+    expect(errLines).toHaveLength(1);
+    expect(errLines[0]).toMatch(/better-sqlite3/);
+    expect(cli.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('installed with --omit=dev and the optional drivers', () => {
+  let dir: string;
+  beforeAll(() => {
+    // --ignore-scripts skips better-sqlite3's native compile (minutes here); the binding this
+    // checkout's `npm ci` already compiled for this Node is copied in instead. Everything else
+    // is the real install of the packed tarball.
+    dir = consumer('full', ['--ignore-scripts'], { '@types/node': pkg.devDependencies['@types/node']! });
+    cpSync(join(REPO_ROOT, 'node_modules', 'better-sqlite3', 'build'), join(dir, 'node_modules', 'better-sqlite3', 'build'), { recursive: true });
+  }, 600_000);
+
+  it('installs the drivers', () => {
+    for (const p of ['better-sqlite3', 'pg']) expect(existsSync(join(dir, 'node_modules', p, 'package.json')), p).toBe(true);
+  });
+
+  it('normalizes into a SQLite store and replays the same parts', () => {
+    const direct = cliRun(dir, ['normalize', sampleSession()]);
+    const stored = cliRun(dir, ['normalize', sampleSession(), '--store', 'sqlite:db/events.db']);
+    expect(stored.status).toBe(0);
+    expect(stored.stdout).toBe(direct.stdout);
+    const sessions = cliRun(dir, ['sessions', '--store', 'sqlite:db/events.db']);
+    expect(sessions.status).toBe(0);
+    expect(sessions.stdout.trim().split('\n').length).toBeGreaterThan(0);
+  });
+
+  it('compiles a consumer of every subpath under strict, without skipLibCheck', () => {
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, skipLibCheck: false, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, resolveJsonModule: true, types: ['node'], exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true },
+      files: ['consumer.ts'],
+    }));
+    copyFileSync(join(REPO_ROOT, 'test', 'package', 'consumer.ts.txt'), join(dir, 'consumer.ts'));
+    const imported = [...readFileSync(join(dir, 'consumer.ts'), 'utf8').matchAll(/from '(toolnorm[^']*)'/g)].map((m) => m[1]!);
+    // The consumer file must exercise every subpath that needs no provider SDK.
+    for (const s of SUBPATHS.filter((s) => !SDK_SUBPATHS.has(s))) expect(imported, s).toContain(s === '.' ? 'toolnorm' : `toolnorm/${s.slice(2)}`);
+    const r = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // And it runs.
+    const js = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'consumer.ts', sampleSession()], { cwd: dir, encoding: 'utf8' });
+    expect(js.stderr).toBe('');
+    expect(js.stdout).toMatch(/^parts \d+, live updates \d+, frames \d+, ui \d+$/m);
+  });
+});

@@ -55,7 +55,8 @@ export interface ChildResult {
 export interface Round { base: ChildResult; pipe: ChildResult; adapter?: ChildResult; ratio: number; wallRatio: number; warmRatio: number; warmWallRatio: number }
 
 async function pass(adapterId: AdapterId, framing: Framing, mode: Mode, file: string, end?: number): Promise<Omit<ChildResult, 'mode' | 'bytes' | 'seconds' | 'cpuSeconds' | 'warmSeconds' | 'warmCpuSeconds' | 'maxRssMb'>> {
-  const { readLines } = await compiled<typeof import('../src/pipeline/lines.js')>('src/pipeline/lines.js');
+  // The built core is one bundle: its entry exports what the bench drives.
+  const { readLines } = await compiled<typeof import('../src/index.js')>('src/index.js');
   const stream = createReadStream(file, { highWaterMark: 1024 * 1024, ...(end !== undefined ? { end } : {}) });
   const out = { lines: 0, payloads: 0, parts: 0, events: 0, diagnostics: 0, sessions: 0 };
   if (mode === 'baseline') {
@@ -70,9 +71,9 @@ async function pass(adapterId: AdapterId, framing: Framing, mode: Mode, file: st
     if (keys === 0) throw new Error('nothing parsed');
     return out;
   }
-  const mod = await compiled<Record<string, AdapterDefinition>>(`src/adapters/${adapterId}/index.js`);
-  const adapter = mod[`${adapterId}Adapter`];
-  if (!adapter) throw new Error(`dist/src/adapters/${adapterId}/index.js exports no ${adapterId}Adapter`);
+  const core = await compiled<typeof import('../src/index.js')>('src/index.js');
+  const adapter: AdapterDefinition | undefined = core.adapterById(adapterId);
+  if (!adapter) throw new Error(`the built core has no ${adapterId} adapter`);
   if (mode === 'adapter') {
     const a = adapter.create({ event: () => { out.events++; }, diagnostic: () => { out.diagnostics++; } }, { clock: () => 0 });
     a.beginFile?.(file);
@@ -84,7 +85,7 @@ async function pass(adapterId: AdapterId, framing: Framing, mode: Mode, file: st
     a.end();
     return out;
   }
-  const { NormalizePipeline } = await compiled<typeof import('../src/pipeline/normalize.js')>('src/pipeline/normalize.js');
+  const { NormalizePipeline } = core;
   const sessions = new Set<string>();
   const p = new NormalizePipeline(adapter, { to: 'parts', clock: () => 0 }, {
     output: () => { out.parts++; },

@@ -4,7 +4,7 @@
 // Offline: every dependency comes from the npm cache that `npm ci` of this repo filled; nothing is
 // fetched (`--offline` makes a missing one a failure, not a download).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,9 +91,7 @@ beforeAll(() => {
   for (const f of ['package.json', 'README.md', 'LICENSE']) copyFileSync(join(REPO_ROOT, f), join(stage, f));
   copyFileSync(join(REPO_ROOT, 'schema', 'toolnorm.schema.json'), join(stage, 'schema', 'toolnorm.schema.json'));
   cpSync(join(REPO_ROOT, 'fixtures', 'demo'), join(stage, 'fixtures', 'demo'), { recursive: true });
-  run(process.execPath, [TSC, '-p', join(REPO_ROOT, 'tsconfig.build.json'), '--outDir', join(stage, 'dist')], REPO_ROOT);
-  for (const f of ['validators.js', 'validators.d.ts']) copyFileSync(join(REPO_ROOT, 'generated', f), join(stage, 'dist', 'generated', f));
-  chmodSync(join(stage, 'dist', 'src', 'cli', 'main.js'), 0o755);
+  run(process.execPath, [join(REPO_ROOT, 'scripts', 'build.mjs'), '--out', join(stage, 'dist')], REPO_ROOT);
   const out = run('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--json', '--loglevel=error'], stage);
   tarball = join(work, (JSON.parse(out) as { filename: string }[])[0]!.filename);
 }, 600_000);
@@ -107,8 +105,14 @@ describe('the packed tarball', () => {
     const list = run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean);
     expect(list).toContain('package/LICENSE');
     expect(list).toContain('package/schema/toolnorm.schema.json');
-    expect(list).toContain('package/dist/generated/validators.js');
     expect(list.filter((f) => f.startsWith('package/generated/'))).toEqual([]);
+    // The generated validators (ajv's validateN functions) are in exactly one built file.
+    const extracted = join(work, 'list');
+    mkdirSync(extracted);
+    run('tar', ['-xzf', tarball, '-C', extracted], work);
+    const js = list.filter((f) => f.endsWith('.js'));
+    const holders = js.filter((f) => /\bfunction validate\d+\(/.test(readFileSync(join(extracted, f), 'utf8')));
+    expect(holders).toHaveLength(1);
     expect(list.filter((f) => /^package\/(src|test|bench|codegen)\//.test(f))).toEqual([]);
   });
 
@@ -147,19 +151,28 @@ describe('installed with --omit=dev --omit=optional --ignore-scripts (no native 
   });
 
   it('the core does not load the stores, the executor, the compressor or the CLI', () => {
-    // A copy of the installed package without those modules: if `import 'toolnorm'` reached any
-    // of them, the import would fail.
-    const bare = join(work, 'bare');
-    mkdirSync(join(bare, 'node_modules'), { recursive: true });
-    cpSync(join(dir, 'node_modules'), join(bare, 'node_modules'), { recursive: true });
-    const dist = join(bare, 'node_modules', 'toolnorm', 'dist', 'src');
-    for (const p of ['store/sqlite.js', 'store/postgres.js', 'store/open.js', 'store/driver.js', 'executor', 'compress', 'cli']) rmSync(join(dist, p), { recursive: true, force: true });
-    writeFileSync(join(bare, 'package.json'), JSON.stringify({ type: 'module' }));
-    const r = node(bare, `const m = await import('toolnorm'); console.log(typeof m.NormalizePipeline, typeof m.normalizeStream, typeof m.validateNormalizedToolPart);`);
-    expect(r.stderr).toBe('');
-    expect(r.stdout.trim()).toBe('function function function');
-    // The check itself can fail: the store entry does need what was removed.
-    expect(node(bare, `await import('toolnorm/store')`).status).not.toBe(0);
+    // A loader hook lists every file of the package a process evaluates; what `import 'toolnorm'`
+    // loads must hold none of the heavy parts, which `import 'toolnorm/<part>'` does load.
+    writeFileSync(join(dir, 'hooks.mjs'), `export async function load(url, ctx, next) { if (url.includes('/node_modules/toolnorm/')) process.stderr.write('LOADED ' + url + '\\n'); return next(url, ctx); }`);
+    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(new URL('./hooks.mjs', import.meta.url));`);
+    const loaded = (spec: string) => {
+      const r = spawnSync(process.execPath, ['--import', './register.mjs', '--input-type=module', '-e', `await import('${spec}')`], { cwd: dir, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      return [...r.stderr.matchAll(/^LOADED (file:\S+)$/gm)].map((m) => readFileSync(new URL(m[1]!), 'utf8')).join('\n');
+    };
+    const MARKERS: Record<string, RegExp> = {
+      'toolnorm/store': /\b(class SqliteEventStore|SqliteEventStore = class)\b/,
+      'toolnorm/executor': /\b(class ToolExecutor|ToolExecutor = class)\b/,
+      'toolnorm/compress': /\b(class DeclarativeCompressor|DeclarativeCompressor = class)\b/,
+      'toolnorm/cli': /\bfunction runCli\b/,
+    };
+    const core = loaded('toolnorm');
+    expect(core).toMatch(/\b(class NormalizePipeline|NormalizePipeline = class)\b/);
+    for (const [spec, marker] of Object.entries(MARKERS)) {
+      expect(core, `import 'toolnorm' loads ${spec}`).not.toMatch(marker);
+      expect(loaded(spec), spec).toMatch(marker);
+    }
+    expect(core).not.toMatch(/better-sqlite3/);
   });
 
   it('the installed CLI normalizes a recorded session', () => {

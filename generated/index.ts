@@ -7,7 +7,7 @@ import { ContractError, issuesOf, type ContractIssue } from '../src/contract/con
 export type * from './types.js';
 export { ContractError, type ContractIssue, type CompiledValidator };
 
-export const ENTRY_POINTS = ["NormalizedToolPart","ToolEvent","Diagnostic","AcpSessionUpdateParams","UiToolPart","OutputCompressionSpec","CompressionRecord","ToolInvocationRecord","ToolCallAssessmentRecord","FileMutationRecord","ValidationResult"] as const;
+export const ENTRY_POINTS = ["NormalizedToolPart","ToolEvent","Diagnostic","AcpSessionUpdateParams","UiToolPart","OutputCompressionSpec","CompressionRecord","ToolInvocationRecord","ToolCallAssessmentRecord","FileMutationRecord","ValidationResult","ToolOutput"] as const;
 export type EntryPoint = (typeof ENTRY_POINTS)[number];
 
 /** Validators by definition name, for code that picks the definition at run time. */
@@ -23,6 +23,7 @@ export const validators: Record<EntryPoint, CompiledValidator> = {
   ToolCallAssessmentRecord: v.validateToolCallAssessmentRecord,
   FileMutationRecord: v.validateFileMutationRecord,
   ValidationResult: v.validateValidationResult,
+  ToolOutput: v.validateToolOutput,
 };
 
 /** Validates a NormalizedToolPart; on failure `validateNormalizedToolPart.errors` holds ajv's errors. */
@@ -199,4 +200,20 @@ export function assertValidationResult(value: unknown): T.ValidationResult {
 /** The issues of the last failed ValidationResult validation, or [] when the value is valid. */
 export function issuesOfValidationResult(value: unknown): ContractIssue[] {
   return v.validateValidationResult(value) ? [] : issuesOf(v.validateValidationResult.errors as never);
+}
+
+/** Validates a ToolOutput; on failure `validateToolOutput.errors` holds ajv's errors. */
+export const validateToolOutput: CompiledValidator = v.validateToolOutput;
+/** Type guard for ToolOutput. */
+export function isToolOutput(value: unknown): value is T.ToolOutput {
+  return v.validateToolOutput(value);
+}
+/** Returns the value typed as ToolOutput, or throws a ContractError listing every instancePath and message. */
+export function assertToolOutput(value: unknown): T.ToolOutput {
+  if (v.validateToolOutput(value)) return value as T.ToolOutput;
+  throw new ContractError('ToolOutput', issuesOf(v.validateToolOutput.errors as never));
+}
+/** The issues of the last failed ToolOutput validation, or [] when the value is valid. */
+export function issuesOfToolOutput(value: unknown): ContractIssue[] {
+  return v.validateToolOutput(value) ? [] : issuesOf(v.validateToolOutput.errors as never);
 }

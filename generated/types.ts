@@ -127,6 +127,13 @@ export type PolicyDecision = 'allow' | 'deny';
  */
 export type ToolInvocationStatus = 'started' | 'running' | 'succeeded' | 'failed' | 'denied';
 /**
+ * A non-text piece of output, in order.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "OutputBlock".
+ */
+export type OutputBlock = TextBlock | ImageBlock | ResourceBlock;
+/**
  * The one canonical shape of a tool call, whatever agent or executor produced it.
  *
  * This interface was referenced by `ToolnormContract`'s JSON-Schema
@@ -751,6 +758,90 @@ export interface ToolMetadata {
   compression?: CompressionRecord;
   assessment?: ToolCallAssessmentRecord;
   [k: string]: unknown;
+}
+/**
+ * A piece of text output.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "TextBlock".
+ */
+export interface TextBlock {
+  /**
+   * Block type.
+   */
+  type: 'text';
+  /**
+   * Text content.
+   */
+  text: string;
+}
+/**
+ * An image the tool returned, described by type, size and hash (never its data).
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "ImageBlock".
+ */
+export interface ImageBlock {
+  /**
+   * Block type.
+   */
+  type: 'image';
+  /**
+   * Media type, e.g. image/png.
+   */
+  mediaType: string;
+  /**
+   * Decoded size of the image in bytes; the data itself is never kept in parts.
+   */
+  bytes: number;
+  /**
+   * SHA-256 of the decoded image data.
+   */
+  sha256?: string;
+}
+/**
+ * A resource (e.g. an MCP embedded resource) the tool returned.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "ResourceBlock".
+ */
+export interface ResourceBlock {
+  /**
+   * Block type.
+   */
+  type: 'resource';
+  /**
+   * Resource URI.
+   */
+  uri: string;
+  /**
+   * Resource MIME type.
+   */
+  mimeType?: string;
+  /**
+   * Embedded text of the resource, when given.
+   */
+  text?: string;
+}
+/**
+ * The output shape every adapter and the executor give a successful part, whatever the kind: `NormalizedToolPart.output` when toolnorm produced it.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "ToolOutput".
+ */
+export interface ToolOutput {
+  /**
+   * What a person reads: command output, file text, MCP text content.
+   */
+  text?: string;
+  /**
+   * Non-text content blocks, in order, when the provider returned more than text.
+   */
+  content?: OutputBlock[];
+  /**
+   * The provider's structured result (Claude tool_use_result, Codex item fields, OpenCode metadata), as the provider gave it.
+   */
+  structured?: unknown;
 }
 /**
  * A call that has been announced; its input may still be streaming. No output, no error.

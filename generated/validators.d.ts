@@ -17,3 +17,4 @@ export declare const validateToolInvocationRecord: CompiledValidator;
 export declare const validateToolCallAssessmentRecord: CompiledValidator;
 export declare const validateFileMutationRecord: CompiledValidator;
 export declare const validateValidationResult: CompiledValidator;
+export declare const validateToolOutput: CompiledValidator;

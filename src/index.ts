@@ -20,7 +20,6 @@ export { ConcurrencyError, InvalidEventError, type EventStore, type StoredEvent,
 export { ADAPTERS, adapterById, detectAdapter } from './adapters/registry.js';
 export type { Adapter, AdapterDefinition, AdapterId, AdapterOptions, AdapterSink, InputPosition } from './adapters/types.js';
 export { registerMcpTitle, mcpTitle, mcpKind } from './adapters/shared/mcp.js';
-export type { ToolOutput, OutputBlock } from './adapters/shared/output.js';
 export { collect, collectValues, type Collected, type InputFile } from './pipeline/collect.js';
 export { NormalizePipeline, type NormalizeOptions, type OutputFormat, type OutputRecord, type PipelineSinks, type Summary } from './pipeline/normalize.js';
 export { normalizeStream, LiveNormalizer, type LiveOptions, type LiveUpdate, type LiveInput } from './pipeline/live.js';

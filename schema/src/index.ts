@@ -8,6 +8,7 @@ import './timing.js';
 import './compression.js';
 import './executor.js';
 import './metadata.js';
+import './output.js';
 import './part.js';
 import './event.js';
 import './diagnostic.js';
@@ -29,6 +30,7 @@ export const ENTRY_POINTS = [
   'ToolCallAssessmentRecord',
   'FileMutationRecord',
   'ValidationResult',
+  'ToolOutput',
 ] as const;
 
 export function buildContract(): Record<string, unknown> {

@@ -7,6 +7,7 @@ export * from './timing.js';
 export * from './compression.js';
 export * from './executor.js';
 export * from './metadata.js';
+export * from './output.js';
 export * from './part.js';
 export * from './event.js';
 export * from './diagnostic.js';

@@ -3,20 +3,9 @@
 import type { TruncationNote } from '../../contract/index.js';
 import { createHash } from 'node:crypto';
 
-/** A non-text piece of output. Image data is never kept inline: only its type, size and hash. */
-export type OutputBlock =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mediaType: string; bytes: number; sha256?: string }
-  | { type: 'resource'; uri: string; mimeType?: string; text?: string };
-
-export interface ToolOutput {
-  /** What a person reads: the result as text (command output, file text, MCP text content…). */
-  text?: string;
-  /** Non-text content blocks, in order, when the provider returned more than text. */
-  content?: OutputBlock[];
-  /** The provider's structured result (Claude tool_use_result, Codex item fields, OpenCode metadata). */
-  structured?: unknown;
-}
+// The shape itself is the contract's ToolOutput definition (schema/src/output.ts).
+export type { ToolOutput, OutputBlock } from '../../contract/index.js';
+import type { OutputBlock } from '../../contract/index.js';
 
 /** Describes a base64 image by size and hash; the caller records a TruncationNote for the data. */
 export function imageBlock(mediaType: string, base64: string): { block: OutputBlock; bytes: number } {

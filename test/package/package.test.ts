@@ -150,6 +150,14 @@ describe('installed with --omit=dev --omit=optional --ignore-scripts (no native 
     expect(Number(schema.stdout)).toBeGreaterThan(10);
   });
 
+  it('require() works, as engines (>=20.19, where require of ESM is on by default) promises', () => {
+    const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+    expect(major > 20 || (major === 20 && minor >= 19), `this test runs on Node ${process.versions.node}, below engines`).toBe(true);
+    const r = spawnSync(process.execPath, ['-e', `const t = require('toolnorm'); const s = require('toolnorm/store'); console.log(typeof t.collect, typeof s.openStore)`], { cwd: dir, encoding: 'utf8' });
+    expect(r.stderr.replace(/^.*ExperimentalWarning.*\n?|^\(Use `node --trace-warnings.*\n?/gm, '')).toBe('');
+    expect(r.stdout.trim()).toBe('function function');
+  });
+
   it('the core does not load the stores, the executor, the compressor or the CLI', () => {
     // A loader hook lists every file of the package a process evaluates; what `import 'toolnorm'`
     // loads must hold none of the heavy parts, which `import 'toolnorm/<part>'` does load.

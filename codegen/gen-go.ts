@@ -172,7 +172,7 @@ export function genGo(model: ClientModel): string {
           `\ttype plain ${t.name}`,
           '\tvar p plain',
           '\tif err := json.Unmarshal(data, &p); err != nil {',
-          `\t\treturn fmt.Errorf("toolnorm: ${t.name}: %w", err)`,
+          `\t\treturn decodeError(${goString(t.name)}, err)`,
           '\t}',
         );
         if (t.open) out.push(`\tp.Extra = extraMembers(members, &${shape})`);

@@ -152,3 +152,54 @@ func TestCorpusRoundTrip(t *testing.T) {
 		t.Logf("%s: %d/%d round-trip unchanged", name, same, lines)
 	}
 }
+
+func TestAbsentNullAndExtraKeysStayApart(t *testing.T) {
+	in := []byte(`{"id":"p","name":"Bash","kind":"bash","title":"Run ls","input":null,"state":"complete","metadata":{"exitCode":null,"agentId":"a1","callId":{"n":1}}}`)
+	var part NormalizedToolPart
+	if err := json.Unmarshal(in, &part); err != nil {
+		t.Fatal(err)
+	}
+	complete, ok := part.Value.(*CompleteToolPart)
+	if !ok {
+		t.Fatalf("decoded variant is %T, want *CompleteToolPart", part.Value)
+	}
+	if complete.Output != nil {
+		t.Errorf("absent output decoded as %s", complete.Output)
+	}
+	if string(complete.Input) != "null" {
+		t.Errorf("null input decoded as %q", complete.Input)
+	}
+	if complete.Metadata.ExitCode == nil || !complete.Metadata.ExitCode.Null {
+		t.Errorf("null exitCode decoded as %+v", complete.Metadata.ExitCode)
+	}
+	if string(complete.Metadata.Extra["agentId"]) != `"a1"` || string(complete.Metadata.Extra["callId"]) != `{"n":1}` {
+		t.Errorf("extra metadata keys: %v", complete.Metadata.Extra)
+	}
+	out, err := json.Marshal(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eq, _ := jsonEqual(in, out); !eq {
+		t.Errorf("round trip changed the part:\n  in:  %s\n  out: %s", in, out)
+	}
+	if bytes.Contains(out, []byte(`"output"`)) {
+		t.Errorf("an absent output came back: %s", out)
+	}
+}
+
+func TestDecodeErrorsNameTheTypeAndKey(t *testing.T) {
+	cases := map[string]string{
+		`{"type":"tool.started","sessionId":"s","partId":"p","at":0,"source":{"provider":"claude"},"name":"Bash","kind":"bash","title":"Run","bogus":1}`: `ToolStartedEvent: unknown key "bogus"`,
+		`{"type":"tool.started","sessionId":"s","partId":"p","at":0,"source":{"provider":"claude"},"kind":"bash","title":"Run"}`:                         `ToolStartedEvent: missing required key "name"`,
+		`{"type":"tool.finished","sessionId":"s"}`: `ToolEvent: unknown "type" "tool.finished"`,
+		`{"sessionId":"s"}`:                        `ToolEvent: missing the discriminator "type"`,
+		`{"type":"tool.input.delta","sessionId":"s","partId":"p","at":0,"delta":"x","source":{"provider":"claude","line":"1"}}`: `ToolInputDeltaEvent > EventSource.line: a JSON string cannot be a Go int64`,
+	}
+	for in, want := range cases {
+		var e ToolEvent
+		err := json.Unmarshal([]byte(in), &e)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("decoding %s: got error %v, want one containing %q", in, err, want)
+		}
+	}
+}

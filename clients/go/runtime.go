@@ -7,6 +7,7 @@ package toolnorm
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -144,6 +145,19 @@ func encodeObject(value interface{}, s *objectShape, extra map[string]json.RawMe
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
+}
+
+// decodeError names the type a field decode failed in: a JSON type mismatch gets the field path,
+// and an error from a nested toolnorm type gets this type in front of it.
+func decodeError(name string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Errorf("toolnorm: %s.%s: a JSON %s cannot be a Go %s", name, te.Field, te.Value, te.Type)
+	}
+	if msg := err.Error(); strings.HasPrefix(msg, "toolnorm: ") {
+		return errors.New("toolnorm: " + name + " > " + strings.TrimPrefix(msg, "toolnorm: "))
+	}
+	return fmt.Errorf("toolnorm: %s: %w", name, err)
 }
 
 // unionTag reads the discriminator of a tagged union member.

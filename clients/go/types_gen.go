@@ -107,7 +107,7 @@ func (v *ToolError) UnmarshalJSON(data []byte) error {
 	type plain ToolError
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolError: %w", err)
+		return decodeError("ToolError", err)
 	}
 	*v = ToolError(p)
 	return nil
@@ -145,7 +145,7 @@ func (v *ToolTiming) UnmarshalJSON(data []byte) error {
 	type plain ToolTiming
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolTiming: %w", err)
+		return decodeError("ToolTiming", err)
 	}
 	*v = ToolTiming(p)
 	return nil
@@ -236,7 +236,7 @@ func (v *CompressionBudget) UnmarshalJSON(data []byte) error {
 	type plain CompressionBudget
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: CompressionBudget: %w", err)
+		return decodeError("CompressionBudget", err)
 	}
 	*v = CompressionBudget(p)
 	return nil
@@ -348,7 +348,7 @@ func (v *AnsiStripStep) UnmarshalJSON(data []byte) error {
 	type plain AnsiStripStep
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AnsiStripStep: %w", err)
+		return decodeError("AnsiStripStep", err)
 	}
 	*v = AnsiStripStep(p)
 	return nil
@@ -380,7 +380,7 @@ func (v *CollapseRepeatsStep) UnmarshalJSON(data []byte) error {
 	type plain CollapseRepeatsStep
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: CollapseRepeatsStep: %w", err)
+		return decodeError("CollapseRepeatsStep", err)
 	}
 	*v = CollapseRepeatsStep(p)
 	return nil
@@ -414,7 +414,7 @@ func (v *JsonSummaryStep) UnmarshalJSON(data []byte) error {
 	type plain JsonSummaryStep
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: JsonSummaryStep: %w", err)
+		return decodeError("JsonSummaryStep", err)
 	}
 	*v = JsonSummaryStep(p)
 	return nil
@@ -445,7 +445,7 @@ func (v *HeadTailStep) UnmarshalJSON(data []byte) error {
 	type plain HeadTailStep
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: HeadTailStep: %w", err)
+		return decodeError("HeadTailStep", err)
 	}
 	*v = HeadTailStep(p)
 	return nil
@@ -474,7 +474,7 @@ func (v *HeadStep) UnmarshalJSON(data []byte) error {
 	type plain HeadStep
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: HeadStep: %w", err)
+		return decodeError("HeadStep", err)
 	}
 	*v = HeadStep(p)
 	return nil
@@ -503,7 +503,7 @@ func (v *TailStep) UnmarshalJSON(data []byte) error {
 	type plain TailStep
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: TailStep: %w", err)
+		return decodeError("TailStep", err)
 	}
 	*v = TailStep(p)
 	return nil
@@ -550,7 +550,7 @@ func (v *OutputCompressionSpec) UnmarshalJSON(data []byte) error {
 	type plain OutputCompressionSpec
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: OutputCompressionSpec: %w", err)
+		return decodeError("OutputCompressionSpec", err)
 	}
 	*v = OutputCompressionSpec(p)
 	return nil
@@ -586,7 +586,7 @@ func (v *CompressionMatch) UnmarshalJSON(data []byte) error {
 	type plain CompressionMatch
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: CompressionMatch: %w", err)
+		return decodeError("CompressionMatch", err)
 	}
 	*v = CompressionMatch(p)
 	return nil
@@ -644,7 +644,7 @@ func (v *CompressionStats) UnmarshalJSON(data []byte) error {
 	type plain CompressionStats
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: CompressionStats: %w", err)
+		return decodeError("CompressionStats", err)
 	}
 	*v = CompressionStats(p)
 	return nil
@@ -679,7 +679,7 @@ func (v *OriginalRef) UnmarshalJSON(data []byte) error {
 	type plain OriginalRef
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: OriginalRef: %w", err)
+		return decodeError("OriginalRef", err)
 	}
 	*v = OriginalRef(p)
 	return nil
@@ -710,7 +710,7 @@ func (v *CompressionRecord) UnmarshalJSON(data []byte) error {
 	type plain CompressionRecord
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: CompressionRecord: %w", err)
+		return decodeError("CompressionRecord", err)
 	}
 	*v = CompressionRecord(p)
 	return nil
@@ -790,7 +790,7 @@ func (v *ValidationIssue) UnmarshalJSON(data []byte) error {
 	type plain ValidationIssue
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ValidationIssue: %w", err)
+		return decodeError("ValidationIssue", err)
 	}
 	*v = ValidationIssue(p)
 	return nil
@@ -823,7 +823,7 @@ func (v *ValidationResult) UnmarshalJSON(data []byte) error {
 	type plain ValidationResult
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ValidationResult: %w", err)
+		return decodeError("ValidationResult", err)
 	}
 	*v = ValidationResult(p)
 	return nil
@@ -885,7 +885,7 @@ func (v *PolicyCheck) UnmarshalJSON(data []byte) error {
 	type plain PolicyCheck
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: PolicyCheck: %w", err)
+		return decodeError("PolicyCheck", err)
 	}
 	*v = PolicyCheck(p)
 	return nil
@@ -947,7 +947,7 @@ func (v *ToolCallAssessmentRecord) UnmarshalJSON(data []byte) error {
 	type plain ToolCallAssessmentRecord
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolCallAssessmentRecord: %w", err)
+		return decodeError("ToolCallAssessmentRecord", err)
 	}
 	*v = ToolCallAssessmentRecord(p)
 	return nil
@@ -979,7 +979,7 @@ func (v *FileDigest) UnmarshalJSON(data []byte) error {
 	type plain FileDigest
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: FileDigest: %w", err)
+		return decodeError("FileDigest", err)
 	}
 	*v = FileDigest(p)
 	return nil
@@ -1017,7 +1017,7 @@ func (v *FileMutationRecord) UnmarshalJSON(data []byte) error {
 	type plain FileMutationRecord
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: FileMutationRecord: %w", err)
+		return decodeError("FileMutationRecord", err)
 	}
 	*v = FileMutationRecord(p)
 	return nil
@@ -1115,7 +1115,7 @@ func (v *ToolInvocationRecord) UnmarshalJSON(data []byte) error {
 	type plain ToolInvocationRecord
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolInvocationRecord: %w", err)
+		return decodeError("ToolInvocationRecord", err)
 	}
 	*v = ToolInvocationRecord(p)
 	return nil
@@ -1150,7 +1150,7 @@ func (v *TruncationNote) UnmarshalJSON(data []byte) error {
 	type plain TruncationNote
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: TruncationNote: %w", err)
+		return decodeError("TruncationNote", err)
 	}
 	*v = TruncationNote(p)
 	return nil
@@ -1182,7 +1182,7 @@ func (v *McpRef) UnmarshalJSON(data []byte) error {
 	type plain McpRef
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: McpRef: %w", err)
+		return decodeError("McpRef", err)
 	}
 	*v = McpRef(p)
 	return nil
@@ -1248,7 +1248,7 @@ func (v *ToolMetadata) UnmarshalJSON(data []byte) error {
 	type plain ToolMetadata
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolMetadata: %w", err)
+		return decodeError("ToolMetadata", err)
 	}
 	p.Extra = extraMembers(members, &toolMetadataShape)
 	if isNull(members, "exitCode") {
@@ -1301,7 +1301,7 @@ func (v *StartedToolPart) UnmarshalJSON(data []byte) error {
 	type plain StartedToolPart
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: StartedToolPart: %w", err)
+		return decodeError("StartedToolPart", err)
 	}
 	*v = StartedToolPart(p)
 	return nil
@@ -1349,7 +1349,7 @@ func (v *RunningToolPart) UnmarshalJSON(data []byte) error {
 	type plain RunningToolPart
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: RunningToolPart: %w", err)
+		return decodeError("RunningToolPart", err)
 	}
 	*v = RunningToolPart(p)
 	return nil
@@ -1400,7 +1400,7 @@ func (v *CompleteToolPart) UnmarshalJSON(data []byte) error {
 	type plain CompleteToolPart
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: CompleteToolPart: %w", err)
+		return decodeError("CompleteToolPart", err)
 	}
 	*v = CompleteToolPart(p)
 	return nil
@@ -1451,7 +1451,7 @@ func (v *ErrorToolPart) UnmarshalJSON(data []byte) error {
 	type plain ErrorToolPart
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ErrorToolPart: %w", err)
+		return decodeError("ErrorToolPart", err)
 	}
 	*v = ErrorToolPart(p)
 	return nil
@@ -1555,7 +1555,7 @@ func (v *EventSource) UnmarshalJSON(data []byte) error {
 	type plain EventSource
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: EventSource: %w", err)
+		return decodeError("EventSource", err)
 	}
 	*v = EventSource(p)
 	return nil
@@ -1611,7 +1611,7 @@ func (v *ToolStartedEvent) UnmarshalJSON(data []byte) error {
 	type plain ToolStartedEvent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolStartedEvent: %w", err)
+		return decodeError("ToolStartedEvent", err)
 	}
 	*v = ToolStartedEvent(p)
 	return nil
@@ -1658,7 +1658,7 @@ func (v *ToolInputDeltaEvent) UnmarshalJSON(data []byte) error {
 	type plain ToolInputDeltaEvent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolInputDeltaEvent: %w", err)
+		return decodeError("ToolInputDeltaEvent", err)
 	}
 	*v = ToolInputDeltaEvent(p)
 	return nil
@@ -1715,7 +1715,7 @@ func (v *ToolUpdatedEvent) UnmarshalJSON(data []byte) error {
 	type plain ToolUpdatedEvent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolUpdatedEvent: %w", err)
+		return decodeError("ToolUpdatedEvent", err)
 	}
 	*v = ToolUpdatedEvent(p)
 	return nil
@@ -1770,7 +1770,7 @@ func (v *ToolProgressEvent) UnmarshalJSON(data []byte) error {
 	type plain ToolProgressEvent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolProgressEvent: %w", err)
+		return decodeError("ToolProgressEvent", err)
 	}
 	*v = ToolProgressEvent(p)
 	return nil
@@ -1821,7 +1821,7 @@ func (v *ToolCompletedEvent) UnmarshalJSON(data []byte) error {
 	type plain ToolCompletedEvent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolCompletedEvent: %w", err)
+		return decodeError("ToolCompletedEvent", err)
 	}
 	*v = ToolCompletedEvent(p)
 	return nil
@@ -1871,7 +1871,7 @@ func (v *ToolFailedEvent) UnmarshalJSON(data []byte) error {
 	type plain ToolFailedEvent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolFailedEvent: %w", err)
+		return decodeError("ToolFailedEvent", err)
 	}
 	*v = ToolFailedEvent(p)
 	return nil
@@ -1920,7 +1920,7 @@ func (v *ToolOutputCompressedEvent) UnmarshalJSON(data []byte) error {
 	type plain ToolOutputCompressedEvent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolOutputCompressedEvent: %w", err)
+		return decodeError("ToolOutputCompressedEvent", err)
 	}
 	*v = ToolOutputCompressedEvent(p)
 	return nil
@@ -1965,7 +1965,7 @@ func (v *ToolFileMutatedEvent) UnmarshalJSON(data []byte) error {
 	type plain ToolFileMutatedEvent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolFileMutatedEvent: %w", err)
+		return decodeError("ToolFileMutatedEvent", err)
 	}
 	*v = ToolFileMutatedEvent(p)
 	return nil
@@ -2011,7 +2011,7 @@ func (v *ToolPolicyAssessedEvent) UnmarshalJSON(data []byte) error {
 	type plain ToolPolicyAssessedEvent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: ToolPolicyAssessedEvent: %w", err)
+		return decodeError("ToolPolicyAssessedEvent", err)
 	}
 	*v = ToolPolicyAssessedEvent(p)
 	return nil
@@ -2162,7 +2162,7 @@ func (v *Diagnostic) UnmarshalJSON(data []byte) error {
 	type plain Diagnostic
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: Diagnostic: %w", err)
+		return decodeError("Diagnostic", err)
 	}
 	*v = Diagnostic(p)
 	return nil
@@ -2318,7 +2318,7 @@ func (v *AcpTextContent) UnmarshalJSON(data []byte) error {
 	type plain AcpTextContent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpTextContent: %w", err)
+		return decodeError("AcpTextContent", err)
 	}
 	*v = AcpTextContent(p)
 	return nil
@@ -2358,7 +2358,7 @@ func (v *AcpImageContent) UnmarshalJSON(data []byte) error {
 	type plain AcpImageContent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpImageContent: %w", err)
+		return decodeError("AcpImageContent", err)
 	}
 	*v = AcpImageContent(p)
 	return nil
@@ -2401,7 +2401,7 @@ func (v *AcpResourceLink) UnmarshalJSON(data []byte) error {
 	type plain AcpResourceLink
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpResourceLink: %w", err)
+		return decodeError("AcpResourceLink", err)
 	}
 	*v = AcpResourceLink(p)
 	return nil
@@ -2491,7 +2491,7 @@ func (v *AcpContent) UnmarshalJSON(data []byte) error {
 	type plain AcpContent
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpContent: %w", err)
+		return decodeError("AcpContent", err)
 	}
 	*v = AcpContent(p)
 	return nil
@@ -2531,7 +2531,7 @@ func (v *AcpDiff) UnmarshalJSON(data []byte) error {
 	type plain AcpDiff
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpDiff: %w", err)
+		return decodeError("AcpDiff", err)
 	}
 	if isNull(members, "oldText") {
 		p.OldText = &Nullable[string]{Null: true}
@@ -2568,7 +2568,7 @@ func (v *AcpTerminal) UnmarshalJSON(data []byte) error {
 	type plain AcpTerminal
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpTerminal: %w", err)
+		return decodeError("AcpTerminal", err)
 	}
 	*v = AcpTerminal(p)
 	return nil
@@ -2600,7 +2600,7 @@ func (v *AcpToolCallLocation) UnmarshalJSON(data []byte) error {
 	type plain AcpToolCallLocation
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpToolCallLocation: %w", err)
+		return decodeError("AcpToolCallLocation", err)
 	}
 	*v = AcpToolCallLocation(p)
 	return nil
@@ -2649,7 +2649,7 @@ func (v *AcpToolnormMeta) UnmarshalJSON(data []byte) error {
 	type plain AcpToolnormMeta
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpToolnormMeta: %w", err)
+		return decodeError("AcpToolnormMeta", err)
 	}
 	*v = AcpToolnormMeta(p)
 	return nil
@@ -2705,7 +2705,7 @@ func (v *AcpToolCall) UnmarshalJSON(data []byte) error {
 	type plain AcpToolCall
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpToolCall: %w", err)
+		return decodeError("AcpToolCall", err)
 	}
 	*v = AcpToolCall(p)
 	return nil
@@ -2736,7 +2736,7 @@ func (v *AcpMeta) UnmarshalJSON(data []byte) error {
 	type plain AcpMeta
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpMeta: %w", err)
+		return decodeError("AcpMeta", err)
 	}
 	p.Extra = extraMembers(members, &acpMetaShape)
 	*v = AcpMeta(p)
@@ -2793,7 +2793,7 @@ func (v *AcpToolCallUpdate) UnmarshalJSON(data []byte) error {
 	type plain AcpToolCallUpdate
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpToolCallUpdate: %w", err)
+		return decodeError("AcpToolCallUpdate", err)
 	}
 	*v = AcpToolCallUpdate(p)
 	return nil
@@ -2828,7 +2828,7 @@ func (v *AcpSessionUpdateParams) UnmarshalJSON(data []byte) error {
 	type plain AcpSessionUpdateParams
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: AcpSessionUpdateParams: %w", err)
+		return decodeError("AcpSessionUpdateParams", err)
 	}
 	*v = AcpSessionUpdateParams(p)
 	return nil
@@ -2931,7 +2931,7 @@ func (v *UiToolPart) UnmarshalJSON(data []byte) error {
 	type plain UiToolPart
 	var p plain
 	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("toolnorm: UiToolPart: %w", err)
+		return decodeError("UiToolPart", err)
 	}
 	*v = UiToolPart(p)
 	return nil

@@ -94,8 +94,10 @@ export function buildClientModel(doc: Schema): ClientModel {
       return { k: 'map', values: extra && typeof extra === 'object' ? refOf(extra as Schema, `${where}Value`) : { k: 'unknown' } };
     }
     if (typeof s.type === 'string' && SCALARS.has(s.type)) return { k: s.type as Scalar };
-    if (s.type === undefined && s.const === undefined) return { k: 'unknown' };
-    throw new Error(`client model: ${where}: unsupported schema ${JSON.stringify(s).slice(0, 120)}`);
+    if (typeof s.const === 'string') return { k: 'string' };
+    // Anything else (type lists, allOf, untagged unions of objects) stays raw JSON: it still
+    // round-trips unchanged, only without a typed field.
+    return { k: 'unknown' };
   };
 
   /** A union of plain scalars (e.g. a number-or-string instant) is a named type; any other untagged union stays raw JSON. */
@@ -134,8 +136,7 @@ export function buildClientModel(doc: Schema): ClientModel {
       const struct: NamedType & { kind: 'struct' } = { kind: 'struct', name, description: doc, fields: [], consts: [], open: s.additionalProperties !== false };
       add(struct);
       for (const [json, p] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
-        if (typeof p.const === 'string') {
-          if (!required.has(json)) throw new Error(`client model: ${name}.${json}: an optional const is not supported`);
+        if (typeof p.const === 'string' && required.has(json)) {
           struct.consts.push({ json, value: p.const });
           continue;
         }

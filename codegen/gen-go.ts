@@ -8,7 +8,7 @@ import { pascalCase, type ClientModel, type Field, type NamedType, type TypeRef 
 
 export const GO_TYPES_FILE = 'clients/go/types_gen.go';
 
-const INITIALISMS = new Map([['id', 'ID'], ['url', 'URL'], ['uri', 'URI'], ['mcp', 'MCP'], ['json', 'JSON'], ['sha256', 'SHA256'], ['ms', 'Ms']]);
+const INITIALISMS = new Map([['id', 'ID'], ['url', 'URL'], ['uri', 'URI'], ['mcp', 'MCP'], ['json', 'JSON'], ['sha256', 'SHA256']]);
 
 /** `toolCallId` → `ToolCallID`, `_meta` → `Meta`, `mimeType` → `MimeType`. */
 export function goFieldName(json: string): string {

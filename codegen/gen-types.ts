@@ -21,8 +21,30 @@ function markUnknowns(node: unknown): void {
   }
 }
 
+/**
+ * The titles on inline subschemas and the root's listing of every definition are there for
+ * generators that need them (Go, Python). jstt would turn each inline title into an extra export
+ * (and number the repeats: `Instant`, `Instant1`), so its copy keeps only the `$defs` titles and
+ * the TS types stay exactly the definitions.
+ */
+function forTypeScript(doc: Record<string, unknown>): Record<string, unknown> {
+  const { properties: _p, additionalProperties: _a, type: _t, ...rest } = structuredClone(doc);
+  const strip = (node: unknown, isDef: boolean): void => {
+    if (Array.isArray(node)) { node.forEach((n) => strip(n, false)); return; }
+    if (!node || typeof node !== 'object') return;
+    const s = node as Record<string, unknown>;
+    if (!isDef) delete s.title;
+    for (const [k, v] of Object.entries(s)) {
+      if (k === 'properties' || k === '$defs') for (const child of Object.values(v as Record<string, unknown>)) strip(child, k === '$defs');
+      else strip(v, false);
+    }
+  };
+  for (const d of Object.values(rest.$defs as Record<string, unknown>)) strip(d, true);
+  return rest;
+}
+
 export async function genTypes(doc: Record<string, unknown>): Promise<string> {
-  const copy = structuredClone(doc);
+  const copy = forTypeScript(doc);
   markUnknowns(copy);
   const ts = await compile(copy as never, 'ToolnormContract', {
     bannerComment: '',

@@ -9,18 +9,27 @@ import { genTypes } from './gen-types.js';
 import { genValidators } from './gen-validators.js';
 import { genIndex } from './gen-index.js';
 import { compareOutputs } from './drift.js';
+import { buildClientModel } from './client-model.js';
+import { GO_TYPES_FILE, genGo } from './gen-go.js';
+import { PYTHON_MODELS_FILE, genPython } from './gen-python.js';
+import { GENERATED_NOTE } from './header.js';
 
 const GENERATED_DIR = 'generated';
+/** Client folders mix generated and hand-written files; codegen owns the ones carrying its note. */
+const CLIENT_DIRS = ['clients/go', 'clients/python'];
 
 export async function generateAll(): Promise<Map<string, string>> {
   const { doc, text } = emitSchema();
   const { js, dts } = genValidators(doc, ENTRY_POINTS);
+  const model = buildClientModel(doc);
   return new Map([
     ['schema/toolnorm.schema.json', text],
     [`${GENERATED_DIR}/types.ts`, await genTypes(doc)],
     [`${GENERATED_DIR}/validators.js`, js],
     [`${GENERATED_DIR}/validators.d.ts`, dts],
     [`${GENERATED_DIR}/index.ts`, genIndex(ENTRY_POINTS)],
+    [GO_TYPES_FILE, genGo(model)],
+    [PYTHON_MODELS_FILE, genPython(model)],
   ]);
 }
 
@@ -31,9 +40,13 @@ function listFiles(dir: string): string[] {
     .map((d) => join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
 }
 
+const isGenerated = (file: string) => readFileSync(file, 'utf8').slice(0, 400).includes(GENERATED_NOTE);
+
 export async function run(root: string, check: boolean): Promise<number> {
   const files = await generateAll();
-  const onDisk = listFiles(join(root, GENERATED_DIR)).map((f) => relative(root, f).split('\\').join('/'));
+  const rel = (f: string) => relative(root, f).split('\\').join('/');
+  const ownedClientFiles = CLIENT_DIRS.flatMap((d) => listFiles(join(root, d))).filter((f) => !f.includes('__pycache__') && isGenerated(f)).map(rel);
+  const onDisk = [...listFiles(join(root, GENERATED_DIR)).map(rel), ...ownedClientFiles];
   if (check) {
     const actual = new Map([...files.keys()].map((p) => [p, existsSync(join(root, p)) ? readFileSync(join(root, p), 'utf8') : undefined]));
     const drift = compareOutputs(files, actual, onDisk.filter((p) => !files.has(p)));
@@ -46,11 +59,12 @@ export async function run(root: string, check: boolean): Promise<number> {
       console.error(`\n  ${d.kind}: ${d.path}`);
       if (d.diff) console.error(d.diff.replace(/^/gm, '    '));
     }
-    console.error('\nFix: run `npm run codegen` and commit schema/ and generated/ together.');
+    console.error('\nFix: run `npm run codegen` and commit schema/, generated/ and clients/ together.');
     return 1;
   }
   // Stale output goes first, so a removed definition cannot linger in generated/.
   rmSync(join(root, GENERATED_DIR), { recursive: true, force: true });
+  for (const f of ownedClientFiles) rmSync(join(root, f), { force: true });
   for (const [path, content] of files) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), content);

@@ -308,7 +308,7 @@ export type AcpToolCallContent =
     };
 
 /**
- * The toolnorm contract: one canonical shape for coding-agent tool activity (NormalizedToolPart), the event stream it is reduced from (ToolEvent), the ACP and UI shapes it is emitted as, and the executor and compressor records. Every definition is under $defs; validate against "#/$defs/<Name>".
+ * The toolnorm contract: one canonical shape for coding-agent tool activity (NormalizedToolPart), the event stream it is reduced from (ToolEvent), the ACP and UI shapes it is emitted as, and the executor and compressor records. Every definition is under $defs; validate against "#/$defs/<Name>". The root names every definition as a property so that code generators reach them all; it is not itself a message.
  */
 export interface ToolnormContract {
   [k: string]: unknown;

@@ -21,14 +21,14 @@ export const AcpToolCallStatus = def('AcpToolCallStatus', StringEnum(['pending',
 const MetaOpen = Type.Optional(Type.Object({}, { additionalProperties: true, description: 'ACP extension point.' }));
 
 export const AcpContentBlock = def('AcpContentBlock', OneOf('type', [
-  Type.Object({ type: Type.Literal('text', { description: 'Block type.' }), text: Type.String({ description: 'Text.' }), _meta: MetaOpen }, { additionalProperties: false, description: 'Text content.' }),
+  Type.Object({ type: Type.Literal('text', { description: 'Block type.' }), text: Type.String({ description: 'Text.' }), _meta: MetaOpen }, { additionalProperties: false, title: 'AcpTextContent', description: 'Text content.' }),
   Type.Object({
     type: Type.Literal('image', { description: 'Block type.' }),
     data: Type.String({ description: 'Base64 image data.' }),
     mimeType: NonEmpty('Media type.'),
     uri: Type.Optional(Type.String({ description: 'Where the image came from.' })),
     _meta: MetaOpen,
-  }, { additionalProperties: false, description: 'Image content.' }),
+  }, { additionalProperties: false, title: 'AcpImageContent', description: 'Image content.' }),
   Type.Object({
     type: Type.Literal('resource_link', { description: 'Block type.' }),
     uri: NonEmpty('Resource URI.'),
@@ -36,19 +36,19 @@ export const AcpContentBlock = def('AcpContentBlock', OneOf('type', [
     mimeType: Type.Optional(Type.String({ description: 'Media type.' })),
     size: Type.Optional(Type.Integer({ minimum: 0, description: 'Size in bytes.' })),
     _meta: MetaOpen,
-  }, { additionalProperties: false, description: 'A link to a resource.' }),
+  }, { additionalProperties: false, title: 'AcpResourceLink', description: 'A link to a resource.' }),
 ], { description: 'The ACP ContentBlock variants toolnorm emits inside tool call content.' }));
 
 export const AcpToolCallContent = def('AcpToolCallContent', OneOf('type', [
-  Type.Object({ type: Type.Literal('content', { description: 'Content type.' }), content: AcpContentBlock, _meta: MetaOpen }, { additionalProperties: false, description: 'A wrapped content block.' }),
+  Type.Object({ type: Type.Literal('content', { description: 'Content type.' }), content: AcpContentBlock, _meta: MetaOpen }, { additionalProperties: false, title: 'AcpContent', description: 'A wrapped content block.' }),
   Type.Object({
     type: Type.Literal('diff', { description: 'Content type.' }),
     path: NonEmpty('Absolute path of the file.'),
     oldText: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Text before; null only for a true creation.' })),
     newText: Type.String({ description: 'Text after.' }),
     _meta: MetaOpen,
-  }, { additionalProperties: false, description: 'A file diff.' }),
-  Type.Object({ type: Type.Literal('terminal', { description: 'Content type.' }), terminalId: NonEmpty('Terminal id.'), _meta: MetaOpen }, { additionalProperties: false, description: 'A terminal reference.' }),
+  }, { additionalProperties: false, title: 'AcpDiff', description: 'A file diff.' }),
+  Type.Object({ type: Type.Literal('terminal', { description: 'Content type.' }), terminalId: NonEmpty('Terminal id.'), _meta: MetaOpen }, { additionalProperties: false, title: 'AcpTerminal', description: 'A terminal reference.' }),
 ], { description: 'ACP ToolCallContent. An update replaces the whole list.' }));
 
 export const AcpToolCallLocation = def('AcpToolCallLocation', Type.Object({
@@ -68,7 +68,7 @@ export const AcpToolnormMeta = def('AcpToolnormMeta', Type.Object({
   metadata: Type.Optional(ToolMetadata),
 }, { additionalProperties: false, description: 'Everything ACP has no field for, under `_meta.toolnorm`. On updates only the changed keys are present.' }));
 
-const AcpMeta = Type.Object({ toolnorm: Type.Optional(AcpToolnormMeta) }, { additionalProperties: true, description: 'ACP `_meta`; toolnorm\'s data is under the `toolnorm` key.' });
+const AcpMeta = Type.Object({ toolnorm: Type.Optional(AcpToolnormMeta) }, { additionalProperties: true, title: 'AcpMeta', description: 'ACP `_meta`; toolnorm\'s data is under the `toolnorm` key.' });
 
 const common = {
   toolCallId: NonEmpty('The part id.'),
@@ -100,6 +100,6 @@ export const AcpToolCallUpdate = def('AcpToolCallUpdate', Type.Object({
 
 export const AcpSessionUpdateParams = def('AcpSessionUpdateParams', Type.Object({
   sessionId: NonEmpty('ACP session id.'),
-  update: OneOf('sessionUpdate', [AcpToolCall, AcpToolCallUpdate], { description: 'The tool call update.' }),
+  update: OneOf('sessionUpdate', [AcpToolCall, AcpToolCallUpdate], { title: 'AcpSessionUpdate', description: 'The tool call update.' }),
   _meta: MetaOpen,
 }, { additionalProperties: false, description: 'Params of an ACP v1 `session/update` notification as toolnorm emits it.' }));

@@ -13,23 +13,23 @@ export const CompressionBudget = def('CompressionBudget', Type.Object({
   maxLines: Type.Optional(Type.Integer({ minimum: 1, description: 'Largest line count of the kept text, marker included.' })),
 }, { additionalProperties: false, minProperties: 1, description: 'Limits the compressed output must fit. Every limit given applies.' }));
 
-const step = <T extends string, P extends TProperties = {}>(type: T, description: string, props?: P) =>
-  Type.Object({ type: Type.Literal(type, { description: 'Step name.' }), ...(props ?? ({} as P)) }, { additionalProperties: false, description });
+const step = <T extends string, P extends TProperties = {}>(type: T, title: string, description: string, props?: P) =>
+  Type.Object({ type: Type.Literal(type, { description: 'Step name.' }), ...(props ?? ({} as P)) }, { additionalProperties: false, title, description });
 
 export const CompressionStep = def('CompressionStep', OneOf('type', [
-  step('ansi_strip', 'Remove ANSI escape sequences before measuring and cutting.'),
-  step('collapse_repeats', 'Collapse runs of identical consecutive lines into one line followed by a `×N` count.', {
+  step('ansi_strip', 'AnsiStripStep', 'Remove ANSI escape sequences before measuring and cutting.'),
+  step('collapse_repeats', 'CollapseRepeatsStep', 'Collapse runs of identical consecutive lines into one line followed by a `×N` count.', {
     minRun: Type.Optional(Type.Integer({ minimum: 2, description: 'Shortest run that is collapsed (default 3).' })),
   }),
-  step('json_summary', 'When the text is JSON, keep its shape but cut long arrays and long strings.', {
+  step('json_summary', 'JsonSummaryStep', 'When the text is JSON, keep its shape but cut long arrays and long strings.', {
     maxArrayItems: Type.Optional(Type.Integer({ minimum: 0, description: 'Array items kept before an omission note (default 20).' })),
     maxStringLength: Type.Optional(Type.Integer({ minimum: 0, description: 'Characters kept of each string (default 200).' })),
   }),
-  step('head_tail', 'Keep whole lines from the start and the end, dropping the middle.', {
+  step('head_tail', 'HeadTailStep', 'Keep whole lines from the start and the end, dropping the middle.', {
     headRatio: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Share of the budget given to the head (default 0.5).' })),
   }),
-  step('head', 'Keep whole lines from the start only.'),
-  step('tail', 'Keep whole lines from the end only.'),
+  step('head', 'HeadStep', 'Keep whole lines from the start only.'),
+  step('tail', 'TailStep', 'Keep whole lines from the end only.'),
 ], { description: 'One composable compression step. Steps run in order; at most one of head_tail, head and tail cuts.' }));
 
 export const OutputCompressionSpec = def('OutputCompressionSpec', Type.Object({
@@ -39,7 +39,7 @@ export const OutputCompressionSpec = def('OutputCompressionSpec', Type.Object({
     kinds: Type.Optional(Type.Array(ToolKind, { description: 'Tool kinds this spec applies to; absent means any.' })),
     names: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Tool names this spec applies to; absent means any.' })),
     providers: Type.Optional(Type.Array(Provider, { description: 'Providers this spec applies to; absent means any.' })),
-  }, { additionalProperties: false, description: 'Which parts the spec applies to. Every list given must contain the part\'s value.' })),
+  }, { additionalProperties: false, title: 'CompressionMatch', description: 'Which parts the spec applies to. Every list given must contain the part\'s value.' })),
   budget: CompressionBudget,
   strategy: Type.Array(CompressionStep, { minItems: 1, description: 'Steps applied in order.' }),
   estimator: Type.Optional(TokenEstimator),

@@ -3,7 +3,7 @@ import { NonEmpty, StringEnum, def } from './helpers.js';
 import { EventSource } from './event.js';
 
 export const Diagnostic = def('Diagnostic', Type.Object({
-  severity: StringEnum(['warning', 'error'] as const, { description: 'error: input was lost or unusable; warning: input was kept but is suspicious.' }),
+  severity: StringEnum(['warning', 'error'] as const, { title: 'DiagnosticSeverity', description: 'error: input was lost or unusable; warning: input was kept but is suspicious.' }),
   code: NonEmpty('Stable machine code, e.g. malformed_line, unknown_event, late_event, orphan_result.'),
   message: NonEmpty('What happened and why, for a person.'),
   source: Type.Optional(EventSource),

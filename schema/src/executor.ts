@@ -32,7 +32,7 @@ export const PolicyDecision = def('PolicyDecision', StringEnum(['allow', 'deny']
 }));
 
 export const PolicyCheck = def('PolicyCheck', Type.Object({
-  gate: StringEnum(['tier', 'PATH', 'SOURCE_PATH', 'EXEC_COMMAND', 'NETWORK_TARGET'] as const, { description: 'Which gate decided: the tier gate or a parameter-role gate.' }),
+  gate: StringEnum(['tier', 'PATH', 'SOURCE_PATH', 'EXEC_COMMAND', 'NETWORK_TARGET'] as const, { title: 'PolicyGate', description: 'Which gate decided: the tier gate or a parameter-role gate.' }),
   param: Type.Optional(Type.String({ description: 'JSON pointer of the parameter that was checked, for role gates.' })),
   value: Type.Optional(Type.String({ description: 'The parameter value as given.' })),
   resolved: Type.Optional(Type.String({ description: 'The value after normalization: for paths, the ToolPath-resolved absolute path that execution will use.' })),
@@ -56,7 +56,7 @@ export const FileDigest = def('FileDigest', Type.Object({
 
 export const FileMutationRecord = def('FileMutationRecord', Type.Object({
   path: NonEmpty('Absolute, ToolPath-resolved path.'),
-  operation: StringEnum(['create', 'modify', 'delete', 'unchanged'] as const, { description: 'What happened to the file.' }),
+  operation: StringEnum(['create', 'modify', 'delete', 'unchanged'] as const, { title: 'FileOperation', description: 'What happened to the file.' }),
   before: Type.Union([FileDigest, Type.Null()], { description: 'The file before the call; null when it did not exist.' }),
   after: Type.Union([FileDigest, Type.Null()], { description: 'The file after the call; null when it does not exist.' }),
 }, { additionalProperties: false, description: 'A file side effect of a FileAffectingTool call.' }));

@@ -12,7 +12,7 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
  * A discriminated union. ajv's `discriminator` only works on `oneOf` with `type: "object"` beside
  * it; TypeBox's `Type.Union` emits `anyOf`, so the union is written by hand and keeps its static type.
  */
-export function OneOf<T extends TSchema[]>(tag: string, schemas: [...T], options: { description: string }) {
+export function OneOf<T extends TSchema[]>(tag: string, schemas: [...T], options: { description: string; title?: string }) {
   return Type.Unsafe<Static<T[number]>>({ ...options, type: 'object', oneOf: schemas, discriminator: { propertyName: tag } });
 }
 

@@ -44,7 +44,12 @@ export function buildContract(): Record<string, unknown> {
     $id: SCHEMA_ID,
     title: 'ToolnormContract',
     description:
-      'The toolnorm contract: one canonical shape for coding-agent tool activity (NormalizedToolPart), the event stream it is reduced from (ToolEvent), the ACP and UI shapes it is emitted as, and the executor and compressor records. Every definition is under $defs; validate against "#/$defs/<Name>".',
+      'The toolnorm contract: one canonical shape for coding-agent tool activity (NormalizedToolPart), the event stream it is reduced from (ToolEvent), the ACP and UI shapes it is emitted as, and the executor and compressor records. Every definition is under $defs; validate against "#/$defs/<Name>". The root names every definition as a property so that code generators reach them all; it is not itself a message.',
+    // Generators (quicktype, datamodel-code-generator, …) start from the root and emit only what it
+    // reaches; a root with bare $defs gives them an empty type.
+    type: 'object',
+    properties: Object.fromEntries(Object.keys($defs).map((name) => [name, { $ref: `#/$defs/${name}` }])),
+    additionalProperties: false,
     $defs,
   };
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { def } from './helpers.js';
 
 const Instant = (description: string) =>
-  Type.Union([Type.Number({ minimum: 0 }), Type.String({ minLength: 1 })], { description });
+  Type.Union([Type.Number({ minimum: 0 }), Type.String({ minLength: 1 })], { title: 'Instant', description });
 
 export const ToolTiming = def('ToolTiming', Type.Object({
   startedAt: Type.Optional(Instant('When the first event of the part was seen. toolnorm writes epoch milliseconds; the seed also allows a string.')),

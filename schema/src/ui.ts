@@ -8,6 +8,7 @@ export const UiToolPart = def('UiToolPart', Type.Object({
   toolCallId: NonEmpty('The part id.'),
   toolName: NonEmpty('The part name.'),
   state: StringEnum(['calling', 'output-available', 'output-error', 'started', 'running', 'complete', 'error'] as const, {
+    title: 'UiToolState',
     description: 'Legacy names by default (calling, output-available, output-error); the seed\'s four names with the `canonical` option.',
   }),
   input: Type.Unknown({ description: 'The part input.' }),

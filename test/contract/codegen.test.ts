@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../helpers/corpus.js';
 
 function scratchCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'toolnorm-codegen-'));
-  for (const p of ['schema', 'codegen', 'generated', 'src', 'package.json', 'tsconfig.json']) cpSync(join(REPO_ROOT, p), join(dir, p), { recursive: true });
+  for (const p of ['schema', 'codegen', 'generated', 'clients', 'fixtures', 'src', 'package.json', 'tsconfig.json']) cpSync(join(REPO_ROOT, p), join(dir, p), { recursive: true });
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;
 }
@@ -20,7 +20,8 @@ const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 describe('codegen', () => {
   it('is idempotent: regenerating in memory reproduces every committed file byte for byte', async () => {
     const files = await generateAll();
-    expect(files.size).toBe(5);
+    expect(files.size).toBe(7);
+    expect([...files.keys()]).toEqual(expect.arrayContaining(['clients/go/types_gen.go', 'clients/python/toolnorm_client/models.py']));
     for (const [path, content] of files) expect(readFileSync(join(REPO_ROOT, path), 'utf8'), path).toBe(content);
   });
 
@@ -36,6 +37,10 @@ describe('codegen', () => {
       expect(drift.stderr).toContain('npm run codegen');
       expect(drift.stderr).toContain('changed: schema/toolnorm.schema.json');
       expect(drift.stderr).toContain('+      "description": "Lifecycle stage of a tool part');
+      // The Go and Python clients carry the description too, so they drift with it.
+      expect(drift.stderr).toContain('changed: clients/go/types_gen.go');
+      expect(drift.stderr).toContain('+// ToolState: Lifecycle stage of a tool part');
+      expect(drift.stderr).toContain('changed: clients/python/toolnorm_client/models.py');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -45,9 +50,13 @@ describe('codegen', () => {
     const dir = scratchCopy();
     try {
       writeFileSync(join(dir, 'generated/old-type.ts'), 'export {};\n');
+      // A generated client file whose definition is gone is stale too; hand-written ones are not.
+      writeFileSync(join(dir, 'clients/go/old_gen.go'), readFileSync(join(dir, 'clients/go/types_gen.go'), 'utf8').slice(0, 300));
       const r = spawnSync(tsx, ['codegen/main.ts', '--check'], { cwd: dir, encoding: 'utf8' });
       expect(r.status).toBe(1);
       expect(r.stderr).toContain('stale: generated/old-type.ts');
+      expect(r.stderr).toContain('stale: clients/go/old_gen.go');
+      expect(r.stderr).not.toContain('clients/go/runtime.go');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

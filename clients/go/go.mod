@@ -1,0 +1,3 @@
+module toolnorm.dev/clients/go
+
+go 1.19

@@ -1,4 +1,5 @@
-// Type test, compiled by `npm run typecheck` (never run): the typed live entry points take the
+// Type test, compiled by `npm run typecheck` with test/types/tsconfig.json (strict, no skipLibCheck;
+// DOM in lib only because @modelcontextprotocol/sdk, a Claude Agent SDK dependency, names HeadersInit) and never run: the typed live entry points take the
 // providers' own published SDK types with no casts, and reject what is not one. If a parameter
 // were widened to `unknown`, every @ts-expect-error below would be unused, which tsc reports as
 // an error, so the typecheck fails.

@@ -10,11 +10,15 @@ import { AcpEncoder, type AcpFrame } from '../acp/encoder.js';
 import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
 import { BoundedSet } from '../events/bounded.js';
+import type { StreamEncoder, StreamEncoderFactory } from './encoder.js';
 
 const RETIRED_WINDOW = 100_000;
 const QUEUE_COMPACT_AT = 256;
 
-export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui';
+export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui' | EncodedFormat;
+/** Formats written by a lazily loaded encoder (`options.encoder`): the ecosystem outputs. */
+export type EncodedFormat = 'ai-sdk' | 'ai-sdk-stream' | 'ag-ui' | 'otel';
+export const ENCODED_FORMATS: ReadonlySet<string> = new Set<EncodedFormat>(['ai-sdk', 'ai-sdk-stream', 'ag-ui', 'otel']);
 
 export interface NormalizeOptions extends AdapterOptions, ReducerOptions {
   to: OutputFormat;
@@ -32,6 +36,8 @@ export interface NormalizeOptions extends AdapterOptions, ReducerOptions {
   compressor?: ToolOutputCompressor;
   /** Wrap ACP params in a JSON-RPC `session/update` notification (default true). */
   jsonRpc?: boolean;
+  /** The encoder of an encoded format (required for those, unused otherwise). */
+  encoder?: StreamEncoderFactory;
 }
 
 export interface Summary {
@@ -80,11 +86,14 @@ export class NormalizePipeline {
   private readonly adapter;
   private readonly retireAfter: number;
   private eventCount = 0;
+  private readonly encoder: StreamEncoder | undefined;
   readonly summary: Summary = { inputLines: 0, events: 0, parts: 0, byKind: {}, byState: {}, diagnostics: 0, malformedLines: 0, invalidEvents: 0 };
 
   constructor(readonly definition: AdapterDefinition, private readonly options: NormalizeOptions, private readonly sinks: PipelineSinks) {
     this.reducer = createReducer(options);
     this.retireAfter = options.retireAfterEvents ?? 64;
+    if (ENCODED_FORMATS.has(options.to) && !options.encoder) throw new Error(`--to ${options.to} needs its encoder (options.encoder)`);
+    this.encoder = ENCODED_FORMATS.has(options.to) ? options.encoder!({ output: (r) => sinks.output(r), diagnostic: (d) => this.onDiagnostic(d) }) : undefined;
     this.adapter = definition.create({ event: (e) => { this.pending.push(e); }, diagnostic: (d) => { this.pending.push({ diagnostic: d }); } }, options);
   }
 
@@ -152,6 +161,7 @@ export class NormalizePipeline {
       for (const p of remaining) this.retire(session, p);
       this.drainDiagnostics(session);
     }
+    this.encoder?.end?.();
     return this.summary;
   }
 
@@ -203,6 +213,7 @@ export class NormalizePipeline {
     if (session.encoder && after !== before) {
       for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame);
     }
+    if (this.encoder?.change && after !== before) this.encoder.change(e.sessionId, e, () => projectPart(after, { output: this.options.output }));
     // Queued once, when it turns terminal (terminal states never change back).
     if (TERMINAL.has(after.state) && (before === undefined || !TERMINAL.has(before.state))) {
       this.queue.push({ session, id: after.id, at: this.eventCount });
@@ -257,6 +268,7 @@ export class NormalizePipeline {
     if (this.options.to === 'parts') this.sinks.output(part);
     else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
     else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(session.id, record)) this.writeAcp(frame);
+    else if (this.encoder) this.encoder.final(session.id, part);
     session.retired.add(record.id);
     session.state = withState(session.state, { parts: session.state.parts.delete(record.id) });
   }

@@ -35,6 +35,15 @@ async function loadApi(): Promise<OtelApi> {
 
 interface Planned { key: string; sessionId: string; span: ToolSpan; parentKey?: string; started?: Span }
 
+/**
+ * Epoch ms as an HrTime. A plain number is ambiguous to the SDK: one below performance.now() is
+ * read as time since the process started.
+ */
+export const hrTimeOf = (ms: number): [number, number] => {
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+};
+
 const partKey = (sessionId: string, partId: string) => `p\u0000${sessionId}\u0000${partId}`;
 const sessionKey = (sessionId: string) => `s\u0000${sessionId}`;
 
@@ -90,7 +99,7 @@ export async function recordToolSpans(tracer: Tracer, sessions: Iterable<[string
     if (!parent && p.key !== sessionKey(p.sessionId)) parent = planned.get(sessionKey(p.sessionId));
     const ctx = parent ? api.trace.setSpan(api.ROOT_CONTEXT, start(parent)) : api.ROOT_CONTEXT;
     // SpanKind.INTERNAL is 0 in the API.
-    p.started = tracer.startSpan(p.span.name, { kind: 0, startTime: p.span.startMs, attributes: p.span.attributes }, ctx);
+    p.started = tracer.startSpan(p.span.name, { kind: 0, startTime: hrTimeOf(p.span.startMs), attributes: p.span.attributes }, ctx);
     starting.delete(p.key);
     return p.started;
   };
@@ -99,7 +108,7 @@ export async function recordToolSpans(tracer: Tracer, sessions: Iterable<[string
   for (const p of planned.values()) {
     const span = p.started!;
     if (p.span.status.code === 2) span.setStatus({ code: 2, message: p.span.status.message });
-    span.end(p.span.endMs);
+    span.end(hrTimeOf(p.span.endMs));
     if (!p.key.startsWith('s\u0000')) toolSpans++;
   }
   return { toolSpans, sessionSpans: sessionSpans.length, skipped };

@@ -40,7 +40,7 @@ export function providerMetadataOf(part: NormalizedToolPart, options: AiSdkOptio
 export const toolPartType = (name: string, options: AiSdkOptions): { type: 'dynamic-tool'; toolName: string } | { type: `tool-${string}` } =>
   options.partType === 'static' ? { type: `tool-${name}` } : { type: 'dynamic-tool', toolName: name };
 
-/** @contract the AI SDK's `validateUIMessages` accepts every part (tests: test/ai-sdk). */
+/** An AI SDK 6 tool UI part; `ai`'s `validateUIMessages` accepts every one (test/ai-sdk). */
 export function toAiSdkPart(part: NormalizedToolPart, options: AiSdkOptions = {}): AiSdkToolPart {
   const head = { ...toolPartType(part.name, options), toolCallId: part.id };
   const callProviderMetadata = providerMetadataOf(part, options);

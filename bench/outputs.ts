@@ -73,6 +73,7 @@ export async function run(args: string[]): Promise<void> {
   console.log(`input: ${(built / 1024 / 1024).toFixed(1)} MB of Claude Code sessions (as bench -- claude) → ${file.slice(file.indexOf('bench/'))}; ${rounds} round(s), formats alternating, each after a 2 MB warm-up pass`);
   const all: Record<Format, Result[]> = { parts: [], 'ai-sdk': [], 'ai-sdk-stream': [], 'ag-ui': [], otel: [] };
   const ratios: Record<Format, number[]> = { parts: [], 'ai-sdk': [], 'ai-sdk-stream': [], 'ag-ui': [], otel: [] };
+  const cpuRatios: Record<Format, number[]> = { parts: [], 'ai-sdk': [], 'ai-sdk-stream': [], 'ag-ui': [], otel: [] };
   for (let r = 0; r < rounds; r++) {
     const round = {} as Record<Format, Result>;
     for (const f of FORMATS) round[f] = await runChild(f, file);
@@ -80,15 +81,18 @@ export async function run(args: string[]): Promise<void> {
       all[f].push(round[f]);
       // Each format against the parts run of the same round: neighbours share the machine's load.
       ratios[f].push(round.parts.seconds / round[f].seconds);
+      cpuRatios[f].push(round.parts.cpuSeconds / round[f].cpuSeconds);
     }
   }
   const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const size = built / 1024 / 1024;
-  console.log('format          MB/s wall  MB/s CPU  vs parts (wall, median of rounds)  output             records     peak RSS');
+  const list = (xs: number[]) => `${mid(xs).toFixed(2)}× [${xs.map((x) => x.toFixed(2)).join(', ')}]`;
+  console.log(`${'format'.padEnd(20)}${'MB/s wall'.padStart(10)}${'MB/s CPU'.padStart(10)}   ${'vs parts: wall (median [rounds])'.padEnd(34)}${'CPU time (median [rounds])'.padEnd(34)}${'output'.padStart(10)}${'records'.padStart(10)}${'peak RSS'.padStart(10)}`);
   for (const f of FORMATS) {
     const res = [...all[f]].sort((a, b) => a.seconds - b.seconds)[Math.floor(all[f].length / 2)]!;
-    console.log(`${`--to ${f}`.padEnd(16)}${(size / res.seconds).toFixed(1).padStart(9)}  ${(size / res.cpuSeconds).toFixed(1).padStart(8)}  ${`${mid(ratios[f]).toFixed(2)}×`.padStart(6)} [${ratios[f].map((x) => x.toFixed(2)).join(', ')}]`.padEnd(72) + `${(res.outBytes / 1024 / 1024).toFixed(1).padStart(7)} MB  ${String(res.records).padStart(10)}  ${res.maxRssMb.toFixed(0).padStart(5)} MB   (${res.parts} parts)`);
+    console.log(`${`--to ${f}`.padEnd(20)}${(size / res.seconds).toFixed(1).padStart(10)}${(size / res.cpuSeconds).toFixed(1).padStart(10)}   ${list(ratios[f]).padEnd(34)}${list(cpuRatios[f]).padEnd(34)}${`${(res.outBytes / 1024 / 1024).toFixed(1)} MB`.padStart(10)}${String(res.records).padStart(10)}${`${res.maxRssMb.toFixed(0)} MB`.padStart(10)}`);
   }
+  console.log(`(${all.parts[0]!.parts} parts in every run; MB/s of input; ratios > 1 are faster than --to parts)`);
 }
 
 // Not '--child': importing bench/claude.ts loads _throughput.ts, which answers to that one.

@@ -3,6 +3,9 @@
 // (`retireAfterEvents`), so only in-flight parts are held, whatever the input size.
 import { issuesOfAcpSessionUpdateParams, issuesOfToolEvent, type Diagnostic, type NormalizedToolPart, type ToolEvent, type UiToolPart } from '../contract/index.js';
 import { feedValue } from '../adapters/feed.js';
+import type { AiSdkChunk, AiSdkToolPart } from '../ai-sdk/types.js';
+import type { AgUiEvent } from '../ag-ui/types.js';
+import type { ExportTraceServiceRequest } from '../otel/otlp.js';
 import type { AdapterDefinition, AdapterOptions, InputPosition } from '../adapters/types.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import { createReducer, type Reducer, type ReducerOptions } from '../events/reducer.js';
@@ -11,11 +14,15 @@ import { AcpEncoder, type AcpFrame } from '../acp/encoder.js';
 import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
 import { BoundedSet } from '../events/bounded.js';
+import type { StreamEncoder, StreamEncoderFactory } from './encoder.js';
 
 const RETIRED_WINDOW = 100_000;
 const QUEUE_COMPACT_AT = 256;
 
-export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui';
+export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui' | EncodedFormat;
+/** Formats written by a lazily loaded encoder (`options.encoder`): the ecosystem outputs. */
+export type EncodedFormat = 'ai-sdk' | 'ai-sdk-stream' | 'ag-ui' | 'otel';
+export const ENCODED_FORMATS: ReadonlySet<string> = new Set<EncodedFormat>(['ai-sdk', 'ai-sdk-stream', 'ag-ui', 'otel']);
 
 /** An ACP frame as printed by default: wrapped in a JSON-RPC `session/update` notification. */
 export interface AcpNotification {
@@ -31,6 +38,11 @@ export interface OutputRecords {
   /** A notification, or the bare params with `jsonRpc: false`. */
   acp: AcpNotification | AcpFrame;
   ui: UiToolPart;
+  // The ecosystem formats' records (type-only imports: the encoders load only when chosen).
+  'ai-sdk': AiSdkToolPart;
+  'ai-sdk-stream': AiSdkChunk;
+  'ag-ui': AgUiEvent;
+  otel: ExportTraceServiceRequest;
 }
 
 export type OutputRecord<F extends OutputFormat = OutputFormat> = OutputRecords[F];
@@ -51,6 +63,8 @@ export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends
   compressor?: ToolOutputCompressor;
   /** Wrap ACP params in a JSON-RPC `session/update` notification (default true). */
   jsonRpc?: boolean;
+  /** The encoder of an encoded format (required for those, unused otherwise). */
+  encoder?: StreamEncoderFactory;
 }
 
 export interface Summary {
@@ -99,6 +113,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private readonly adapter;
   private readonly retireAfter: number;
   private eventCount = 0;
+  private readonly encoder: StreamEncoder | undefined;
   readonly summary: Summary = { inputLines: 0, events: 0, parts: 0, byKind: {}, byState: {}, diagnostics: 0, malformedLines: 0, invalidEvents: 0 };
 
   private readonly options: NormalizeOptions;
@@ -110,6 +125,8 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     this.sinks = sinks as unknown as PipelineSinks;
     this.reducer = createReducer(options);
     this.retireAfter = options.retireAfterEvents ?? 64;
+    if (ENCODED_FORMATS.has(options.to) && !options.encoder) throw new Error(`--to ${options.to} needs its encoder (options.encoder)`);
+    this.encoder = ENCODED_FORMATS.has(options.to) ? options.encoder!({ output: (r) => this.sinks.output(r as OutputRecord), diagnostic: (d) => this.onDiagnostic(d) }) : undefined;
     this.adapter = definition.create({ event: (e) => { this.pending.push(e); }, diagnostic: (d) => { this.pending.push({ diagnostic: d }); } }, options);
   }
 
@@ -189,6 +206,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
       for (const p of remaining) this.retire(session, p);
       this.drainDiagnostics(session);
     }
+    this.encoder?.end?.();
     return this.summary;
   }
 
@@ -240,6 +258,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     if (session.encoder && after !== before) {
       for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame);
     }
+    if (this.encoder?.change && after !== before) this.encoder.change(e.sessionId, e, () => projectPart(after, { output: this.options.output }));
     // Queued once, when it turns terminal (terminal states never change back).
     if (TERMINAL.has(after.state) && (before === undefined || !TERMINAL.has(before.state))) {
       this.queue.push({ session, id: after.id, at: this.eventCount });
@@ -294,6 +313,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     if (this.options.to === 'parts') this.sinks.output(part);
     else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
     else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(session.id, record)) this.writeAcp(frame);
+    else if (this.encoder) this.encoder.final(session.id, part);
     session.retired.add(record.id);
     session.state = withState(session.state, { parts: session.state.parts.delete(record.id) });
   }

@@ -11,8 +11,9 @@ import { parseCommandArgs } from './args.js';
 import { openStoreSink, type StoreSink } from '../store-sink.js';
 import { packageRoot } from '../package-root.js';
 import { DeclarativeCompressor } from '../../compress/index.js';
+import { ENCODED_FORMAT_NAMES, ENCODER_OPTIONS, ENCODER_USAGE, isEncodedFormat, loadEncoder } from '../encoders.js';
 
-const FORMATS: readonly OutputFormat[] = ['parts', 'events', 'acp', 'ui'];
+const FORMATS: readonly OutputFormat[] = ['parts', 'events', 'acp', 'ui', ...ENCODED_FORMAT_NAMES];
 
 /** The recorded session `toolnorm normalize` runs on when given no input. */
 export const DEMO_INPUT = join(packageRoot(), 'fixtures/demo/claude-streamjson-all-tools.jsonl');
@@ -20,13 +21,14 @@ export const DEMO_INPUT = join(packageRoot(), 'fixtures/demo/claude-streamjson-a
 const USAGE = `Usage: toolnorm normalize [--from auto|${ADAPTER_IDS.join('|')}] [--to ${FORMATS.join('|')}] [options] FILE...|-
 
 Reads provider recordings (files, directories or - for stdin) line by line and prints NDJSON on
-stdout: final parts (--to parts, the default), ToolEvents, ACP session/update notifications, or
-legacy UI parts. Diagnostics go to stderr as JSON lines. With no FILE, a recorded Claude Code
+stdout: final parts (--to parts, the default), ToolEvents, ACP session/update notifications,
+legacy UI parts, AI SDK 6 tool parts or UI message chunks, AG-UI 1.0 events, or OTLP/JSON trace
+requests (docs/outputs.md). Diagnostics go to stderr as JSON lines. With no FILE, a recorded Claude Code
 session shipped with toolnorm is normalized.
 
 Options:
   --from F            input format (default auto: detected from the first lines)
-  --to T              output: parts | events | acp | ui (default parts)
+  --to T              output: ${FORMATS.join(' | ')} (default parts)
   --summary           end stderr with {inputLines, events, parts, byKind, byState, diagnostics, malformedLines}
   --strict            exit 1 when there is any diagnostic
   --session ID        session id for inputs that carry none
@@ -37,6 +39,7 @@ Options:
                       (Claude Bash 30,000 bytes middle cut; Codex 10,000 tokens half/half) and show
                       the compressed text; the original stays in the events (--to events, --store)
   --ui-states legacy|canonical   UI state names (default legacy)
+${ENCODER_USAGE}
   --store URL         also append the events to a store: sqlite:PATH or postgres://…
   --quiet             do not print diagnostics (they are still counted)
 
@@ -76,6 +79,7 @@ export const normalizeCommand: Command = {
         'ui-states': { type: 'string', default: 'legacy' },
         store: { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        ...ENCODER_OPTIONS,
       },
     });
     const v = parsed.values;
@@ -84,6 +88,8 @@ export const normalizeCommand: Command = {
     if (v.clock !== 'zero' && v.clock !== 'wall') throw new UsageError('--clock must be zero or wall');
     if (v.output !== 'full' && v.output !== 'compressed') throw new UsageError('--output must be full or compressed');
     if (v['ui-states'] !== 'legacy' && v['ui-states'] !== 'canonical') throw new UsageError('--ui-states must be legacy or canonical');
+
+    const encoder = isEncodedFormat(to) ? await loadEncoder(to, v) : undefined;
 
     const positionals = parsed.positionals.length ? parsed.positionals : [DEMO_INPUT];
     let inputs: Input[];
@@ -145,6 +151,7 @@ export const normalizeCommand: Command = {
             output: v.output as 'full' | 'compressed',
             uiStates: v['ui-states'] as 'legacy' | 'canonical',
             ...(v.output === 'compressed' ? { compressor: new DeclarativeCompressor() } : {}),
+            ...(encoder ? { encoder } : {}),
           }, {
             output: (r) => out.json(r),
             diagnostic: (d) => { if (!v.quiet) err.json(d); },

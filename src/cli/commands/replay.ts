@@ -10,26 +10,29 @@ import { diagnosticsOf, projectParts } from '../../events/projector.js';
 import { describeStoreUrl, openStore } from '../../store/open.js';
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
+import { ENCODED_FORMAT_NAMES, ENCODER_OPTIONS, ENCODER_USAGE, isEncodedFormat, loadEncoder } from '../encoders.js';
+import { encodeFinalParts } from '../../pipeline/encoder.js';
 
-const FORMATS = ['parts', 'events', 'acp', 'ui'] as const;
+const FORMATS = ['parts', 'events', 'acp', 'ui', ...ENCODED_FORMAT_NAMES] as const;
 type Format = (typeof FORMATS)[number];
 
 const USAGE = `Usage: toolnorm replay [--store URL] --session ID [--to ${FORMATS.join('|')}] [options]
 
 Rebuilds a session from an event store and prints NDJSON on stdout: its parts in first-seen
 order (--to parts, the default), its stored events with their seq (--to events), ACP
-session/update notifications (--to acp: a tool_call and its outcome per part) or legacy UI parts
-(--to ui). Diagnostics of the replay (e.g. events for unknown parts) go to stderr as JSON lines.
+session/update notifications (--to acp: a tool_call and its outcome per part), legacy UI parts
+(--to ui), or the ecosystem formats (--to ai-sdk | ai-sdk-stream | ag-ui | otel; docs/outputs.md). Diagnostics of the replay (e.g. events for unknown parts) go to stderr as JSON lines.
 
 Options:
   --store URL         sqlite:PATH or postgres://… (default sqlite:.toolnorm/events.db)
   --session ID        the session to rebuild (\`toolnorm sessions\` lists them)
-  --to T              output: parts | events | acp | ui (default parts)
+  --to T              output: ${FORMATS.join(' | ')} (default parts)
   --to-seq N          stop at this seq: the session as it was then
   --from-seq N        with --to events: first seq to print (default 1)
   --follow            with --to events: keep printing events as they are appended, until interrupted
   --output full|compressed   show compressed summaries where they exist (default full)
   --ui-states legacy|canonical   UI state names (default legacy)
+${ENCODER_USAGE}
   --quiet             do not print diagnostics
 Exit: 0, 1 when the store cannot be read or has no such session, 2 on bad usage.`;
 
@@ -58,6 +61,7 @@ export const replayCommand: Command = {
         output: { type: 'string', default: 'full' },
         'ui-states': { type: 'string', default: 'legacy' },
         quiet: { type: 'boolean', default: false },
+        ...ENCODER_OPTIONS,
       },
     });
     const v = parsed.values;
@@ -66,6 +70,7 @@ export const replayCommand: Command = {
     if (!v.session) throw new UsageError('--session is required (`toolnorm sessions` lists the stored sessions)');
     if (v.output !== 'full' && v.output !== 'compressed') throw new UsageError('--output must be full or compressed');
     if (v['ui-states'] !== 'legacy' && v['ui-states'] !== 'canonical') throw new UsageError('--ui-states must be legacy or canonical');
+    const encoder = isEncodedFormat(to) ? await loadEncoder(to, v) : undefined;
     const toSeq = seqOption('to-seq', v['to-seq']);
     const fromSeq = seqOption('from-seq', v['from-seq']);
     if ((v.follow || fromSeq !== undefined) && to !== 'events') throw new UsageError('--follow and --from-seq apply to --to events only');
@@ -95,6 +100,7 @@ export const replayCommand: Command = {
         const state = await repo.replayer.replay(sessionId, { toSeq });
         const parts = projectParts(state.state, { output: v.output as 'full' | 'compressed' });
         if (to === 'parts') for (const p of parts) out.json(p);
+        else if (encoder) encodeFinalParts(encoder, [[sessionId, parts]], { output: (r) => out.json(r), diagnostic: (d) => { if (!v.quiet) err.json(d); } });
         else if (to === 'ui') for (const p of parts) out.json(toUiPart(p, { states: v['ui-states'] as 'legacy' | 'canonical' }));
         else for (const frame of encodeParts(sessionId, parts, { output: v.output as 'full' | 'compressed' })) out.json({ jsonrpc: '2.0', method: 'session/update', params: frame });
         if (!v.quiet) for (const d of diagnosticsOf(state.state)) err.json(d);

@@ -1,0 +1,125 @@
+// The same parts as an AI SDK 6 UI message chunk stream, for a server route to pipe to `useChat`.
+// One stream is one assistant message: `start`, then each call's chunks as it happens, then
+// `finish`. The final chunks of a call repeat `tool-input-available` with the final input and
+// metadata, so that a client reading the stream (`readUIMessageStream`) ends with exactly the parts
+// `toAiSdkPart` gives; output chunks carry no provider metadata for the same reason.
+import type { NormalizedToolPart, ToolEvent } from '../contract/index.js';
+import type { StreamEncoder, StreamEncoderFactory } from '../pipeline/encoder.js';
+import { aiSdkState, approvalIdOf, providerMetadataOf } from './part.js';
+import type { AiSdkChunk, AiSdkOptions } from './types.js';
+
+/** How far a call has been streamed. */
+const Sent = { Started: 1, Available: 2, Done: 3 } as const;
+type Sent = (typeof Sent)[keyof typeof Sent];
+
+interface CallState { sent: Sent; doneMeta?: string; doneInput?: unknown }
+
+export class AiSdkChunkEncoder implements StreamEncoder {
+  private readonly calls = new Map<string, CallState>();
+  private started = false;
+  private readonly dynamic: boolean;
+
+  constructor(private readonly emit: (chunk: AiSdkChunk) => void, private readonly options: Omit<AiSdkOptions, 'sessionId'> = {}) {
+    this.dynamic = options.partType !== 'static';
+  }
+
+  private key(sessionId: string, id: string): string {
+    return `${sessionId}\u0000${id}`;
+  }
+
+  private open(sessionId: string): void {
+    if (this.started) return;
+    this.started = true;
+    this.emit({ type: 'start', messageId: sessionId });
+  }
+
+  private opts(sessionId: string): AiSdkOptions {
+    return { ...this.options, sessionId };
+  }
+
+  private startCall(sessionId: string, part: NormalizedToolPart): CallState {
+    this.open(sessionId);
+    const c: CallState = { sent: Sent.Started };
+    this.calls.set(this.key(sessionId, part.id), c);
+    this.emit({ type: 'tool-input-start', toolCallId: part.id, toolName: part.name, ...(this.dynamic ? { dynamic: true } : {}), providerMetadata: providerMetadataOf(part, this.opts(sessionId)) });
+    return c;
+  }
+
+  private available(sessionId: string, part: NormalizedToolPart, c: CallState): string {
+    const providerMetadata = providerMetadataOf(part, this.opts(sessionId));
+    this.emit({ type: 'tool-input-available', toolCallId: part.id, toolName: part.name, input: part.input ?? null, ...(this.dynamic ? { dynamic: true } : {}), providerMetadata });
+    if (c.sent < Sent.Available) c.sent = Sent.Available;
+    return JSON.stringify(providerMetadata);
+  }
+
+  private outcome(sessionId: string, part: NormalizedToolPart, c: CallState): void {
+    const meta = this.available(sessionId, part, c);
+    const dyn = this.dynamic ? { dynamic: true } : {};
+    switch (aiSdkState(part)) {
+      case 'output-available':
+        this.emit({ type: 'tool-output-available', toolCallId: part.id, output: part.state === 'complete' && part.output !== undefined ? part.output : null, ...dyn });
+        break;
+      case 'output-error':
+        this.emit({ type: 'tool-output-error', toolCallId: part.id, errorText: part.state === 'error' ? part.error.message : '', ...dyn });
+        break;
+      case 'output-denied':
+        // The AI SDK's stream has no chunk for the user's answer (its client records that), so
+        // the denial travels as the request and its outcome; see docs/outputs.md.
+        this.emit({ type: 'tool-approval-request', approvalId: approvalIdOf(part), toolCallId: part.id });
+        this.emit({ type: 'tool-output-denied', toolCallId: part.id });
+        break;
+      default:
+        return;
+    }
+    c.sent = Sent.Done;
+    c.doneMeta = meta;
+    c.doneInput = part.input;
+  }
+
+  change(sessionId: string, e: ToolEvent, part: () => NormalizedToolPart): void {
+    let c = this.calls.get(this.key(sessionId, e.partId));
+    if (!c) c = this.startCall(sessionId, part());
+    if (c.sent === Sent.Done) return;
+    switch (e.type) {
+      case 'tool.input.delta':
+        if (c.sent === Sent.Started) this.emit({ type: 'tool-input-delta', toolCallId: e.partId, inputTextDelta: e.delta });
+        break;
+      case 'tool.progress':
+        if (c.sent === Sent.Started) this.available(sessionId, part(), c);
+        break;
+      case 'tool.completed':
+      case 'tool.failed':
+        this.outcome(sessionId, part(), c);
+        break;
+    }
+  }
+
+  final(sessionId: string, part: NormalizedToolPart): void {
+    const key = this.key(sessionId, part.id);
+    const c = this.calls.get(key) ?? this.startCall(sessionId, part);
+    this.calls.delete(key);
+    if (c.sent === Sent.Done) {
+      // Enrichment after the outcome (e.g. a subagent's task notification) is sent again whole.
+      if (c.doneInput !== part.input || c.doneMeta !== JSON.stringify(providerMetadataOf(part, this.opts(sessionId)))) this.outcome(sessionId, part, c);
+      return;
+    }
+    if (part.state === 'complete' || part.state === 'error') this.outcome(sessionId, part, c);
+    else if (part.state === 'running') this.available(sessionId, part, c);
+  }
+
+  end(): void {
+    if (this.started) this.emit({ type: 'finish' });
+  }
+}
+
+/** Pipeline encoder for `--to ai-sdk-stream`. */
+export const aiSdkStreamEncoder = (options: Omit<AiSdkOptions, 'sessionId'> = {}): StreamEncoderFactory => (sinks) => new AiSdkChunkEncoder((c) => sinks.output(c), options);
+
+/** The chunk stream of finished parts (e.g. from `collect`), in order. */
+export function aiSdkChunksOf(sessions: Iterable<[string, readonly NormalizedToolPart[]]>, options: Omit<AiSdkOptions, 'sessionId'> = {}): AiSdkChunk[] {
+  const out: AiSdkChunk[] = [];
+  const enc = new AiSdkChunkEncoder((c) => out.push(c), options);
+  for (const [sid, parts] of sessions) for (const p of parts) enc.final(sid, p);
+  enc.end();
+  return out;
+}

@@ -1,0 +1,62 @@
+// NormalizedToolPart → AI SDK 6 tool UI part. The state table is the whole mapping; everything the
+// AI SDK has no field for goes under `callProviderMetadata.toolnorm`, the one place it allows
+// provider data on a tool part (unknown keys are stripped by its validator).
+import type { NormalizedToolPart, ToolState } from '../contract/index.js';
+import type { AiSdkOptions, AiSdkToolPart, AiSdkToolState, JsonValue, ProviderMetadata } from './types.js';
+
+export const AI_SDK_STATES: Record<ToolState, AiSdkToolState> = {
+  started: 'input-streaming',
+  running: 'input-available',
+  complete: 'output-available',
+  error: 'output-error',
+};
+
+/** A failure the user or a policy refused: the AI SDK's `output-denied`, not `output-error`. */
+export const isDenied = (part: NormalizedToolPart): boolean => part.state === 'error' && part.error.code === 'denied';
+
+export const aiSdkState = (part: NormalizedToolPart): AiSdkToolState => (isDenied(part) ? 'output-denied' : AI_SDK_STATES[part.state]);
+
+/** The approval id of a denied call: the provider's, else the call id (the recording has no other). */
+export function approvalIdOf(part: NormalizedToolPart): string {
+  const id = (part.metadata?.approval as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && id ? id : part.id;
+}
+
+/** `callProviderMetadata.toolnorm`: name, kind, title, timing, metadata, error code and details. */
+export function providerMetadataOf(part: NormalizedToolPart, options: AiSdkOptions = {}): ProviderMetadata {
+  const t: Record<string, JsonValue> = { name: part.name, kind: part.kind, title: part.title };
+  if (options.sessionId !== undefined) t.sessionId = options.sessionId;
+  if (part.timing) t.timing = part.timing as JsonValue;
+  if (part.metadata) t.metadata = part.metadata as JsonValue;
+  if (part.state === 'error' && (part.error.code !== undefined || part.error.details !== undefined)) {
+    const e: Record<string, JsonValue> = {};
+    if (part.error.code !== undefined) e.code = part.error.code;
+    if (part.error.details !== undefined) e.details = part.error.details as JsonValue;
+    t.error = e;
+  }
+  return { toolnorm: t };
+}
+
+export const toolPartType = (name: string, options: AiSdkOptions): { type: 'dynamic-tool'; toolName: string } | { type: `tool-${string}` } =>
+  options.partType === 'static' ? { type: `tool-${name}` } : { type: 'dynamic-tool', toolName: name };
+
+/** An AI SDK 6 tool UI part; `ai`'s `validateUIMessages` accepts every one (test/ai-sdk). */
+export function toAiSdkPart(part: NormalizedToolPart, options: AiSdkOptions = {}): AiSdkToolPart {
+  const head = { ...toolPartType(part.name, options), toolCallId: part.id };
+  const callProviderMetadata = providerMetadataOf(part, options);
+  switch (aiSdkState(part)) {
+    case 'input-streaming':
+      return { ...head, state: 'input-streaming', ...(part.input !== undefined ? { input: part.input } : {}), callProviderMetadata };
+    case 'input-available':
+      return { ...head, state: 'input-available', input: part.input ?? null, callProviderMetadata };
+    case 'output-available':
+      // `output` is required in this state, even when the call returned nothing.
+      return { ...head, state: 'output-available', input: part.input ?? null, output: part.state === 'complete' && part.output !== undefined ? part.output : null, callProviderMetadata };
+    case 'output-denied': {
+      const reason = part.state === 'error' ? part.error.message : undefined;
+      return { ...head, state: 'output-denied', input: part.input ?? null, callProviderMetadata, approval: { id: approvalIdOf(part), approved: false, ...(reason ? { reason } : {}) } };
+    }
+    case 'output-error':
+      return { ...head, state: 'output-error', input: part.input ?? null, errorText: part.state === 'error' ? part.error.message : '', callProviderMetadata };
+  }
+}

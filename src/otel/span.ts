@@ -1,0 +1,115 @@
+// One NormalizedToolPart → one OpenTelemetry GenAI `execute_tool` span, as plain data. Both the
+// OTLP/JSON writer and the Tracer adapter start from this, so they cannot disagree.
+import { outputText } from '../acp/content.js';
+import type { NormalizedToolPart, ToolKind } from '../contract/index.js';
+
+export type AttributeValue = string | number | boolean;
+export type Attributes = Record<string, AttributeValue>;
+
+export interface OtelOptions {
+  /**
+   * Also record `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result` (default false): the
+   * GenAI conventions make both opt-in, as they may hold sensitive data.
+   */
+  captureContent?: boolean;
+}
+
+/** OTLP status codes: UNSET and ERROR (a tool span is never marked OK). */
+export const STATUS_UNSET = 0;
+export const STATUS_ERROR = 2;
+
+export interface ToolSpan {
+  name: string;
+  /** Epoch milliseconds, from the part's `timing`. */
+  startMs: number;
+  endMs: number;
+  attributes: Attributes;
+  status: { code: typeof STATUS_UNSET } | { code: typeof STATUS_ERROR; message: string };
+}
+
+/** Why a part gets no span: the recording does not say when it ran. */
+export type UntimedReason = 'no_start_time' | 'open' | 'no_end_time' | 'end_before_start';
+
+export const UNTIMED_TEXT: Record<UntimedReason, string> = {
+  no_start_time: 'has no recorded start time',
+  open: 'was still open at the end of the input, so it has no end time',
+  no_end_time: 'has no recorded end time',
+  end_before_start: 'ends before it starts',
+};
+
+/**
+ * `gen_ai.tool.type`: `extension` for tools that reach another system for the agent (MCP servers,
+ * the web), `function` for the rest, which run where the agent runs.
+ */
+export const GEN_AI_TOOL_TYPES: Record<ToolKind, 'function' | 'extension'> = {
+  web_search: 'extension',
+  browser: 'extension',
+  mcp: 'extension',
+  file_read: 'function',
+  file_write: 'function',
+  file_edit: 'function',
+  bash: 'function',
+  subagent: 'function',
+  question: 'function',
+  todo: 'function',
+  unknown: 'function',
+};
+
+/**
+ * A time the recording gives, in epoch ms; undefined otherwise. 0 is what toolnorm's default
+ * deterministic clock writes for a line that carries no time, so it counts as no time.
+ */
+export function epochMs(t: number | string | undefined): number | undefined {
+  const ms = typeof t === 'number' ? t : typeof t === 'string' ? Date.parse(t) : Number.NaN;
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+
+function json(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v ?? null);
+}
+
+export function toolSpanOf(part: NormalizedToolPart, sessionId: string, options: OtelOptions = {}): ToolSpan | UntimedReason {
+  const startMs = epochMs(part.timing?.startedAt);
+  if (startMs === undefined) return 'no_start_time';
+  if (part.state !== 'complete' && part.state !== 'error') return 'open';
+  const endMs = epochMs(part.timing?.completedAt);
+  if (endMs === undefined) return 'no_end_time';
+  if (endMs < startMs) return 'end_before_start';
+  const attributes: Attributes = {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': part.name,
+    'gen_ai.tool.call.id': part.id,
+    'gen_ai.tool.type': GEN_AI_TOOL_TYPES[part.kind],
+    'gen_ai.conversation.id': sessionId,
+    'toolnorm.tool.kind': part.kind,
+    'toolnorm.tool.title': part.title,
+    'toolnorm.tool.state': part.state,
+  };
+  const m = part.metadata;
+  if (typeof m?.provider === 'string') attributes['toolnorm.provider'] = m.provider;
+  if (m?.mcp) {
+    attributes['toolnorm.mcp.server'] = m.mcp.server;
+    attributes['toolnorm.mcp.tool'] = m.mcp.tool;
+  }
+  if (typeof m?.exitCode === 'number') attributes['process.exit.code'] = m.exitCode;
+  if (options.captureContent) {
+    attributes['gen_ai.tool.call.arguments'] = json(part.input);
+    if (part.state === 'complete' && part.output !== undefined) attributes['gen_ai.tool.call.result'] = outputText(part.output) ?? json(part.output);
+  }
+  if (part.state === 'error') {
+    // The conventions' fallback when no error class is known.
+    attributes['error.type'] = part.error.code ?? '_OTHER';
+    return { name: `execute_tool ${part.name}`, startMs, endMs, attributes, status: { code: STATUS_ERROR, message: part.error.message } };
+  }
+  return { name: `execute_tool ${part.name}`, startMs, endMs, attributes, status: { code: STATUS_UNSET } };
+}
+
+/** The span of a whole session (GenAI `invoke_agent`): from its first tool span's start to its last one's end. */
+export function sessionSpanOf(sessionId: string, provider: string | undefined, startMs: number, endMs: number): ToolSpan {
+  const attributes: Attributes = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': sessionId };
+  if (provider) {
+    attributes['gen_ai.agent.name'] = provider;
+    attributes['toolnorm.provider'] = provider;
+  }
+  return { name: provider ? `invoke_agent ${provider}` : 'invoke_agent', startMs, endMs, attributes, status: { code: STATUS_UNSET } };
+}

@@ -84,6 +84,12 @@ export function consumerLock(repoRoot: string, tarball: string, deps: Record<str
     const src = repo[key]!;
     const e: LockEntry = {};
     for (const k of KEEP) if (src[k] !== undefined) (e as Record<string, unknown>)[k] = src[k];
+    // npm sometimes writes an entry without `resolved` (it then looks the tarball up in the
+    // registry's metadata, which an offline install cannot); the registry's URL is regular.
+    if (!e.resolved && e.version) {
+      const name = key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
+      e.resolved = `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${e.version}.tgz`;
+    }
     if (optional.has(key)) e.optional = true;
     packages[key] = e;
   }

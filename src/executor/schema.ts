@@ -1,5 +1,5 @@
-// Params schemas are compiled once, at registration, with Ajv2019 (TypeBox emits a draft-07/2019
-// mix). ajv errors become ValidationIssues whose `path` points at the offending parameter.
+// Params schemas are compiled once, at registration, with Ajv2019 (the built-ins are plain
+// JSON Schema; a caller's TypeBox schema is a draft-07/2019 mix, which Ajv2019 also reads). ajv errors become ValidationIssues whose `path` points at the offending parameter.
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ValidationIssue, ValidationResult } from '../contract/index.js';

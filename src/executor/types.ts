@@ -1,12 +1,14 @@
 // The tool contract (core-tools spec: Tool, FileAffectingTool, ToolResult). Tools are plain
 // objects: the registry holds instances, the executor never creates one, and a renamed copy
 // (`{...tool, name}`) is an ordinary tool, which is how the "gates ignore names" test is built.
-import type { TSchema } from '@sinclair/typebox';
 import type { ParamRole, Tier, ToolError, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
 import type { ToolOutput } from '../adapters/shared/output.js';
 
-/** A params schema: TypeBox or plain JSON Schema. Compiled once, when the tool is registered. */
-export type ParamsSchema = TSchema | Record<string, unknown>;
+/**
+ * A params schema: plain JSON Schema (a TypeBox schema is one too, so callers may still pass
+ * those). Compiled once, when the tool is registered.
+ */
+export type ParamsSchema = Readonly<Record<string, unknown>>;
 
 /**
  * Which parameters carry a policy-relevant value, keyed by JSON pointer (`/path`, `/source`,

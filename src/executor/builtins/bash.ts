@@ -2,16 +2,23 @@
 // progress, keeps a bounded head and tail of it, and kills the whole process group on abort.
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { Type, type Static } from '@sinclair/typebox';
 import { commandTitle } from '../../adapters/shared/titles.js';
 import { failure, success, type Tool, type ToolResult } from '../types.js';
 import { OutputCap } from './output-cap.js';
 
-export const BashParams = Type.Object({
-  command: Type.String({ minLength: 1, description: 'The command line, run by bash -c.' }),
-  timeout: Type.Optional(Type.Integer({ minimum: 1, description: 'Time limit in ms; tighter than the session limit only.' })),
-}, { additionalProperties: false });
-export type BashInput = Static<typeof BashParams>;
+export const BashParams = {
+  type: 'object',
+  properties: {
+    command: { type: 'string', minLength: 1, description: 'The command line, run by bash -c.' },
+    timeout: { type: 'integer', minimum: 1, description: 'Time limit in ms; tighter than the session limit only.' },
+  },
+  required: ['command'],
+  additionalProperties: false,
+} as const;
+export interface BashInput {
+  command: string;
+  timeout?: number;
+}
 
 export interface BashOptions {
   /** Shell binary (default /bin/bash). */

@@ -1,15 +1,22 @@
 // file_copy {source, path}: `source` is a SOURCE_PATH (read: readable roots), `path` a PATH
 // (written: writable roots). Only `path` changes, so only it gets a FileMutationRecord.
 import { copyFile, stat } from 'node:fs/promises';
-import { Type, type Static } from '@sinclair/typebox';
 import { failure, success, type FileAffectingTool } from '../types.js';
 import { fsFailure } from './fs-errors.js';
 
-export const FileCopyParams = Type.Object({
-  source: Type.String({ description: 'File to copy from.' }),
-  path: Type.String({ description: 'File to create or replace.' }),
-}, { additionalProperties: false });
-export type FileCopyInput = Static<typeof FileCopyParams>;
+export const FileCopyParams = {
+  type: 'object',
+  properties: {
+    source: { type: 'string', description: 'File to copy from.' },
+    path: { type: 'string', description: 'File to create or replace.' },
+  },
+  required: ['source', 'path'],
+  additionalProperties: false,
+} as const;
+export interface FileCopyInput {
+  source: string;
+  path: string;
+}
 
 export function fileCopyTool(): FileAffectingTool<FileCopyInput> {
   return {

@@ -2,19 +2,28 @@
 // Without replaceAll the old text must occur exactly once, so an edit never lands somewhere
 // the caller did not mean.
 import { readFile, writeFile } from 'node:fs/promises';
-import { Type, type Static } from '@sinclair/typebox';
 import type { ValidationIssue } from '../../contract/index.js';
 import { failure, success, type FileAffectingTool } from '../types.js';
 import { fsFailure } from './fs-errors.js';
 import { replaceExact, unifiedDiff } from './diff.js';
 
-export const FileEditParams = Type.Object({
-  path: Type.String({ description: 'File to edit.' }),
-  old: Type.String({ description: 'Exact text to replace.' }),
-  new: Type.String({ description: 'Replacement text.' }),
-  replaceAll: Type.Optional(Type.Boolean({ description: 'Replace every occurrence (default: the text must occur once).' })),
-}, { additionalProperties: false });
-export type FileEditInput = Static<typeof FileEditParams>;
+export const FileEditParams = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', description: 'File to edit.' },
+    old: { type: 'string', description: 'Exact text to replace.' },
+    new: { type: 'string', description: 'Replacement text.' },
+    replaceAll: { type: 'boolean', description: 'Replace every occurrence (default: the text must occur once).' },
+  },
+  required: ['path', 'old', 'new'],
+  additionalProperties: false,
+} as const;
+export interface FileEditInput {
+  path: string;
+  old: string;
+  new: string;
+  replaceAll?: boolean;
+}
 
 export function fileEditTool(): FileAffectingTool<FileEditInput> {
   return {

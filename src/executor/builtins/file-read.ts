@@ -2,16 +2,24 @@
 // binary one. Reads only; its PATH is checked against the readable roots.
 import { readFile, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { Type, type Static } from '@sinclair/typebox';
 import { failure, success, type Tool } from '../types.js';
 import { fsFailure } from './fs-errors.js';
 
-export const FileReadParams = Type.Object({
-  path: Type.String({ description: 'File to read; ~, ~/ and relative paths resolve with ToolPath.' }),
-  offset: Type.Optional(Type.Integer({ minimum: 1, description: 'First line to return, 1-based (default 1).' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Most lines to return (default 2000).' })),
-}, { additionalProperties: false });
-export type FileReadInput = Static<typeof FileReadParams>;
+export const FileReadParams = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', description: 'File to read; ~, ~/ and relative paths resolve with ToolPath.' },
+    offset: { type: 'integer', minimum: 1, description: 'First line to return, 1-based (default 1).' },
+    limit: { type: 'integer', minimum: 1, description: 'Most lines to return (default 2000).' },
+  },
+  required: ['path'],
+  additionalProperties: false,
+} as const;
+export interface FileReadInput {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
 
 export interface FileReadOptions {
   /** Larger files are refused (default 16 MiB). */

@@ -1,15 +1,22 @@
 // file_write {path, content}: writes a whole file inside a writable root. It does not create
 // missing directories: a directory it made would be a side effect no FileMutationRecord shows.
 import { stat, writeFile } from 'node:fs/promises';
-import { Type, type Static } from '@sinclair/typebox';
 import { failure, success, type FileAffectingTool } from '../types.js';
 import { fsFailure } from './fs-errors.js';
 
-export const FileWriteParams = Type.Object({
-  path: Type.String({ description: 'File to write; created when missing, replaced when present.' }),
-  content: Type.String({ description: 'The whole new content.' }),
-}, { additionalProperties: false });
-export type FileWriteInput = Static<typeof FileWriteParams>;
+export const FileWriteParams = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', description: 'File to write; created when missing, replaced when present.' },
+    content: { type: 'string', description: 'The whole new content.' },
+  },
+  required: ['path', 'content'],
+  additionalProperties: false,
+} as const;
+export interface FileWriteInput {
+  path: string;
+  content: string;
+}
 
 export function fileWriteTool(): FileAffectingTool<FileWriteInput> {
   return {

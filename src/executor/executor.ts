@@ -205,13 +205,14 @@ export class ToolExecutor {
     }
 
     // 3. Run. Nothing runs unless its start is stored.
-    const before = await Promise.all(assessment.affected.map((p) => fileDigest(p)));
+    const before = await Promise.all(assessment.affected.map((p) => fileDigest(p, session.policy.files)));
     await this.recordOrThrow(call, [started, assessed, call.event('tool.progress', {})], false);
     const limitMs = this.limitOf(tool, params, request.timeoutMs);
     const contextFor = (signal: AbortSignal): ToolContext => ({
       ...view,
       partId,
       signal,
+      policy: session.policy,
       path(pointer: string) {
         const key = formatPointer(parsePointer(pointer));
         const p = assessment.paths[key];
@@ -233,7 +234,7 @@ export class ToolExecutor {
     } catch (err) {
       progressError = err;
     }
-    const mutations = await this.mutations(call, assessment, before);
+    const mutations = await this.mutations(call, assessment, before, session.policy);
     const terminal = this.terminal(call, outcome, limitMs, elapsed());
     await this.recordOrThrow(call, [...mutations, terminal], true);
     if (progressError) throw new ExecutorRecordError(`progress of call ${partId} could not be stored: ${message(progressError)}`, partId, true, { cause: progressError });
@@ -252,8 +253,8 @@ export class ToolExecutor {
     return ok.length ? Math.min(...ok) : DEFAULT_TIMEOUT_MS;
   }
 
-  private async mutations(call: Call, assessment: Assessment, before: (Awaited<ReturnType<typeof fileDigest>>)[]): Promise<ToolEvent[]> {
-    const after = await Promise.all(assessment.affected.map((p) => fileDigest(p)));
+  private async mutations(call: Call, assessment: Assessment, before: (Awaited<ReturnType<typeof fileDigest>>)[], policy: SessionPolicy): Promise<ToolEvent[]> {
+    const after = await Promise.all(assessment.affected.map((p) => fileDigest(p, policy.files)));
     return assessment.affected.map((path, i) => call.event('tool.file.mutated', { mutation: mutationOf(path, before[i] ?? null, after[i] ?? null) }));
   }
 

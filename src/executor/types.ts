@@ -3,6 +3,7 @@
 // (`{...tool, name}`) is an ordinary tool, which is how the "gates ignore names" test is built.
 import type { ParamRole, Tier, ToolError, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
 import type { ToolOutput } from '../adapters/shared/output.js';
+import type { SessionPolicy } from './policy.js';
 
 /**
  * A params schema: plain JSON Schema (a TypeBox schema is one too, so callers may still pass
@@ -50,6 +51,11 @@ export interface ToolContext extends PathView {
   readonly partId: string;
   /** Aborted on timeout and on the caller's cancel; tools must stop their work when it fires. */
   readonly signal: AbortSignal;
+  /**
+   * The session policy. Built-in file tools open through `safe-fs` with `policy.files`, so a
+   * link or a swapped directory cannot redirect them; `bash` reads its sandbox settings here.
+   */
+  readonly policy: SessionPolicy;
   /** The resolved path behind a PATH or SOURCE_PATH pointer; throws when there is none. */
   path(pointer: string): string;
   /** Streams progress into the call's events (never silently: every update is recorded). */

@@ -219,6 +219,12 @@ export class ToolExecutor {
         if (p === undefined) throw new Error(`no resolved path for ${key}: it is not a PATH or SOURCE_PATH param, or it was not given`);
         return p;
       },
+      target(pointer: string) {
+        const key = formatPointer(parsePointer(pointer));
+        const t = assessment.targets[key];
+        if (t === undefined) throw new Error(`no checked network target for ${key}: it is not a NETWORK_TARGET param, or it was not given`);
+        return t;
+      },
       progress: (u) => call.progress(u),
     });
     const outcome = await runWithDeadline((signal) => tool.execute(params, contextFor(signal)), {

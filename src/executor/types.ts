@@ -56,6 +56,11 @@ export interface ToolContext extends PathView {
    * link or a swapped directory cannot redirect them; `bash` reads its sandbox settings here.
    */
   readonly policy: SessionPolicy;
+  /**
+   * The checked host behind a NETWORK_TARGET pointer and, when names were resolved, the
+   * addresses the gate approved: connect to one of those, never to a fresh lookup.
+   */
+  target(pointer: string): { readonly host: string; readonly addresses?: readonly string[] };
   /** The resolved path behind a PATH or SOURCE_PATH pointer; throws when there is none. */
   path(pointer: string): string;
   /** Streams progress into the call's events (never silently: every update is recorded). */

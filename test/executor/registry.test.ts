@@ -8,7 +8,7 @@ const base: Tool = { name: 't', kind: 'unknown', tier: 'observe', description: '
 describe('ToolRegistry', () => {
   it('looks tools up by name and lists them in registration order', () => {
     const r = new ToolRegistry(builtinTools());
-    expect(r.names()).toEqual(['bash', 'file_read', 'file_write', 'file_edit', 'file_copy']);
+    expect(r.names()).toEqual(['bash', 'file_read', 'file_write', 'file_edit', 'file_copy', 'web_fetch']);
     expect(r.get('file_read')?.kind).toBe('file_read');
     expect(r.get('nope')).toBeUndefined();
     expect(r.has('bash')).toBe(true);

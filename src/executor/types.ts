@@ -1,7 +1,7 @@
 // The tool contract (core-tools spec: Tool, FileAffectingTool, ToolResult). Tools are plain
 // objects: the registry holds instances, the executor never creates one, and a renamed copy
 // (`{...tool, name}`) is an ordinary tool, which is how the "gates ignore names" test is built.
-import type { ParamRole, Tier, ToolError, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
+import type { FileMutationRecord, ParamRole, Tier, ToolError, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
 import type { ToolOutput } from '../adapters/shared/output.js';
 import type { SessionPolicy } from './policy.js';
 
@@ -65,6 +65,12 @@ export interface ToolContext extends PathView {
   path(pointer: string): string;
   /** Streams progress into the call's events (never silently: every update is recorded). */
   progress(update: ProgressUpdate): void;
+  /**
+   * Reports files the call changed that no declared affected path covers (bash under the
+   * sandbox reports what it found in the writable roots). Each becomes a `tool.file.mutated`
+   * event before the call's outcome; a path inside no writable root is refused (throws).
+   */
+  mutated(records: readonly FileMutationRecord[]): void;
 }
 
 /** Sealed result: success with output, or failure with a ToolError. */

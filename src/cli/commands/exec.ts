@@ -37,6 +37,9 @@ Options:
   --deny-host H        network deny rule (repeatable)
   --allow-private      allow loopback, private, link-local and reserved network targets
                        (host names are resolved and every address is checked)
+  --allow-unsandboxed  run bash without a sandbox when bubblewrap is missing (default:
+                       refuse); below the privileged tier bash runs inside bwrap
+  --bwrap PATH         the bubblewrap binary (default: bwrap on PATH)
 
 Examples:
   toolnorm exec file_read '{"path":"README.md","limit":5}'
@@ -67,6 +70,8 @@ export const execCommand: Command = {
         'allow-host': { type: 'string', multiple: true },
         'deny-host': { type: 'string', multiple: true },
         'allow-private': { type: 'boolean', default: false },
+        'allow-unsandboxed': { type: 'boolean', default: false },
+        bwrap: { type: 'string' },
       },
     });
     const v = parsed.values;
@@ -101,6 +106,7 @@ export const execCommand: Command = {
         maxTier: v.tier,
         readRoots: abs(v.root),
         writeRoots: abs(v['write-root']),
+        sandbox: { whenUnavailable: v['allow-unsandboxed'] ? 'unsandboxed' : 'refuse', ...(v.bwrap ? { bwrap: resolve(io.cwd, v.bwrap) } : {}) },
         commands: { allow: v['allow-command'] ?? [], deny: v['deny-command'] ?? [] },
         // Names are resolved, and every address judged: a name pointing at 127.0.0.1 is caught, and
         // web_fetch connects to an address that was checked.

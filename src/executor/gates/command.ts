@@ -97,6 +97,7 @@ function forms(argv: readonly string[], cwd: string): { deny: string[]; allow: s
   const line = (a0: string) => (rest ? `${a0} ${rest}` : a0).replace(/\s+/g, ' ').trim();
   const name = basename(given);
   const resolved = resolveProgram(given, cwd);
+  // A bare name was just looked up on PATH; only a path needs the second lookup.
   const sameAsBare = !given.includes('/') || (resolved !== undefined && resolved === resolveProgram(name, cwd));
   const deny = [...new Set([line(given), line(name), ...(resolved ? [line(resolved)] : [])])];
   const allow = [...new Set([line(given), ...(resolved ? [line(resolved)] : []), ...(sameAsBare ? [line(name)] : [])])];
@@ -120,9 +121,9 @@ export const commandGate: RoleGate = async (value, ctx) => {
 
   const { commands, problems } = await analyzeShell(value);
   const { cwd } = ctx.base;
-  for (const c of commands) {
-    if (!c.argv.length) continue;
-    const hit = denyHit(forms(c.argv, cwd).deny);
+  const texts = commands.map((c) => (c.argv.length ? forms(c.argv, cwd) : undefined));
+  for (const t of texts) {
+    const hit = t && denyHit(t.deny);
     if (hit) return hit;
   }
   if (problems.length) {
@@ -140,15 +141,14 @@ export const commandGate: RoleGate = async (value, ctx) => {
   }
   if (allow.length === 0) return { decision: 'allow', resolved: whole, reason: 'no command allow list is set, no deny rule matches, and every redirection stays inside the roots' };
   const matched: string[] = [];
-  for (const c of commands) {
-    if (!c.argv.length) continue;
-    const texts = forms(c.argv, cwd).allow;
+  for (const t of texts) {
+    if (!t) continue;
     let found: string | undefined;
     for (const rule of allow) {
-      const t = texts.find((x) => matchesRule(x, rule));
-      if (t !== undefined) { found = `${JSON.stringify(t)} by ${ruleText(rule)}`; break; }
+      const x = t.allow.find((text) => matchesRule(text, rule));
+      if (x !== undefined) { found = `${JSON.stringify(x)} by ${ruleText(rule)}`; break; }
     }
-    if (!found) return { decision: 'deny', resolved: whole, reason: `${JSON.stringify(texts[0])} matches no allow rule (${allow.map(ruleText).join(', ')})` };
+    if (!found) return { decision: 'deny', resolved: whole, reason: `${JSON.stringify(t.allow[0])} matches no allow rule (${allow.map(ruleText).join(', ')})` };
     matched.push(found);
   }
   return { decision: 'allow', resolved: whole, reason: `allowed: ${matched.join('; ')}` };

@@ -21,6 +21,7 @@ export interface SimpleCommand {
   readonly redirects: readonly Redirect[];
 }
 
+/** Frozen: analyses are cached and shared between calls. */
 export interface ShellAnalysis {
   readonly commands: readonly SimpleCommand[];
   /** Constructs no rule can judge, each a reason (empty when the line is judgeable). */
@@ -70,9 +71,21 @@ const NOT_JUDGED: Readonly<Record<string, string>> = {
   Function: 'a function definition',
 };
 
+/** The parse costs milliseconds; agents repeat the same commands (`npm test`) all session. */
+const CACHE_SIZE = 512;
+const cache = new Map<string, ShellAnalysis>();
+
 /** Parses and analyses a command line; never throws (an unparsable line is one problem). */
 export async function analyzeShell(command: string): Promise<ShellAnalysis> {
-  const parse = await loadParser();
+  const hit = cache.get(command);
+  if (hit) return hit;
+  const result = analyzeUncached(command, await loadParser());
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(command, result);
+  return result;
+}
+
+function analyzeUncached(command: string, parse: Parse): ShellAnalysis {
   const problems: string[] = [];
   const commands: SimpleCommand[] = [];
   // `$'…'` (ANSI-C quoting) is a quoting game the grammar does not know; `<<` a here-document
@@ -91,7 +104,7 @@ export async function analyzeShell(command: string): Promise<ShellAnalysis> {
     ast = parse(command);
   } catch (err) {
     const why = (err as Error).message.split('\n')[0] ?? 'parse error';
-    return { commands, problems: [...problems, `the command line cannot be parsed (${why}), so the rules cannot judge it`] };
+    return Object.freeze({ commands: Object.freeze(commands), problems: Object.freeze([...problems, `the command line cannot be parsed (${why}), so the rules cannot judge it`]) });
   }
 
   const wordProblems = (w: Word, where: string) => {
@@ -169,5 +182,5 @@ export async function analyzeShell(command: string): Promise<ShellAnalysis> {
   if (movesCwd && commands.some((c) => c.redirects.some((r) => r.target !== undefined))) {
     problems.push('it changes directory and redirects to a file, so the redirection target cannot be resolved before it runs');
   }
-  return { commands, problems: [...new Set(problems)] };
+  return Object.freeze({ commands: Object.freeze(commands), problems: Object.freeze([...new Set(problems)]) });
 }

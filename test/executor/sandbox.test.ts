@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { runCli } from '../../src/cli/run.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileMutationRecord } from '../../src/contract/index.js';
 import { builtinTools, ToolExecutor, ToolRegistry, type PolicyInput } from '../../src/executor/index.js';
@@ -119,6 +121,25 @@ describe.skipIf(!haveBwrap)('bash under bubblewrap', () => {
     const plain = await bash('echo hi', { sandbox: { bwrap: join(base, 'no-such-bwrap'), whenUnavailable: 'unsandboxed' } });
     expect(plain.text).toBe('hi\n');
     expect(plain.sandbox).toMatchObject({ type: 'none', why: expect.stringMatching(/allows running commands unsandboxed/) });
+  });
+});
+
+describe.skipIf(!haveBwrap)('toolnorm exec bash', () => {
+  const cli = async (argv: string[]) => {
+    const chunks: Buffer[] = [];
+    const out = new Writable({ write(c, _e, cb) { chunks.push(Buffer.from(c)); cb(); } });
+    const err = new Writable({ write(_c, _e, cb) { cb(); } });
+    const code = await runCli({ argv: ['exec', '--cwd', ws, ...argv], stdin: Readable.from(['']), stdout: out, stderr: err, env: { HOME: ws }, cwd: ws });
+    return { code, part: JSON.parse(Buffer.concat(chunks).toString('utf8').trim().split('\n')[0]!) as { state: string; metadata?: { sandbox?: { type: string } } } };
+  };
+  it('runs inside bwrap; without it, exit 3 unless --allow-unsandboxed', async () => {
+    const ok = await cli(['bash', '{"command":"echo hi"}']);
+    expect([ok.code, ok.part.metadata?.sandbox?.type]).toEqual([0, 'bwrap']);
+    const missing = join(base, 'no-bwrap');
+    const refused = await cli(['--bwrap', missing, 'bash', '{"command":"echo hi"}']);
+    expect([refused.code, refused.part.state]).toEqual([3, 'error']);
+    const plain = await cli(['--bwrap', missing, '--allow-unsandboxed', 'bash', '{"command":"echo hi"}']);
+    expect([plain.code, plain.part.metadata?.sandbox?.type]).toEqual([0, 'none']);
   });
 });
 

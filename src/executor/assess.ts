@@ -16,6 +16,14 @@ export interface Assessment {
   readonly paths: Readonly<Record<string, string>>;
   /** Resolved paths of a FileAffectingTool, in the order it declared them. */
   readonly affected: readonly string[];
+  /** NETWORK_TARGET values by concrete pointer: the normalized host and the addresses checked. */
+  readonly targets: Readonly<Record<string, NetworkTarget>>;
+}
+
+export interface NetworkTarget {
+  readonly host: string;
+  /** Absent when the host is a name and the policy has no resolver: nothing was pinned. */
+  readonly addresses?: readonly string[];
 }
 
 /** Reading tools are those of the lowest tier; anything above it may write what its PATH names. */
@@ -41,6 +49,7 @@ export async function assess(tool: Tool, input: unknown, session: SessionView, p
   const ctx: GateContext = { base, policy, access: accessOf(tool) };
   const checks: PolicyCheck[] = [];
   const paths: Record<string, string> = {};
+  const targets: Record<string, NetworkTarget> = {};
 
   const tierOk = tierAllows(policy.maxTier, tool.tier);
   checks.push({
@@ -62,6 +71,7 @@ export async function assess(tool: Tool, input: unknown, session: SessionView, p
       if (out.resolved !== undefined) check.resolved = out.resolved;
       checks.push(check);
       if (PATH_ROLES.has(role) && out.resolved !== undefined) paths[at] = out.resolved;
+      if (role === 'NETWORK_TARGET' && out.resolved !== undefined) targets[at] = { host: out.resolved, ...(out.addresses ? { addresses: out.addresses } : {}) };
     }
   }
 
@@ -94,5 +104,6 @@ export async function assess(tool: Tool, input: unknown, session: SessionView, p
     record: { tool: tool.name, tier: tool.tier, maxTier: policy.maxTier, decision: reasons.length ? 'deny' : 'allow', checks, reasons },
     paths,
     affected: [...new Set(affected)],
+    targets,
   };
 }

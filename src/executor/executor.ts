@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type {
-  Diagnostic, NormalizedToolPart, ToolError, ToolEvent, ToolInvocationRecord, ToolInvocationStatus, ToolMetadata, ValidationResult,
+  Diagnostic, FileMutationRecord, NormalizedToolPart, ToolError, ToolEvent, ToolInvocationRecord, ToolInvocationStatus, ToolMetadata, ValidationResult,
 } from '../contract/index.js';
 import { usableTitle } from '../adapters/shared/titles.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
@@ -25,7 +25,7 @@ import { resolvePolicy, type PolicyInput, type SessionPolicy } from './policy.js
 import { SessionRecorder } from './recorder.js';
 import type { ToolRegistry } from './registry.js';
 import { VALID } from './schema.js';
-import { realPrefix } from './tool-path.js';
+import { isInside, realPrefix } from './tool-path.js';
 import type { SessionView, Tool, ToolContext, ToolResult } from './types.js';
 
 export interface ToolExecutorOptions {
@@ -205,20 +205,39 @@ export class ToolExecutor {
     }
 
     // 3. Run. Nothing runs unless its start is stored.
-    const before = await Promise.all(assessment.affected.map((p) => fileDigest(p)));
+    const before = await Promise.all(assessment.affected.map((p) => fileDigest(p, session.policy.files)));
     await this.recordOrThrow(call, [started, assessed, call.event('tool.progress', {})], false);
     const limitMs = this.limitOf(tool, params, request.timeoutMs);
+    const reported: FileMutationRecord[] = [];
+    let lateMutations = 0;
+    let closed = false;
     const contextFor = (signal: AbortSignal): ToolContext => ({
       ...view,
       partId,
       signal,
+      policy: session.policy,
       path(pointer: string) {
         const key = formatPointer(parsePointer(pointer));
         const p = assessment.paths[key];
         if (p === undefined) throw new Error(`no resolved path for ${key}: it is not a PATH or SOURCE_PATH param, or it was not given`);
         return p;
       },
+      target(pointer: string) {
+        const key = formatPointer(parsePointer(pointer));
+        const t = assessment.targets[key];
+        if (t === undefined) throw new Error(`no checked network target for ${key}: it is not a NETWORK_TARGET param, or it was not given`);
+        return t;
+      },
       progress: (u) => call.progress(u),
+      mutated(records) {
+        for (const r of records) {
+          if (!session.policy.writeRoots.some((root) => isInside(r.path, root)) && !session.policy.files.unbounded) {
+            throw new Error(`a mutation of ${r.path} was reported, which is inside no writable root`);
+          }
+        }
+        if (closed) lateMutations += records.length;
+        else reported.push(...records);
+      },
     });
     const outcome = await runWithDeadline((signal) => tool.execute(params, contextFor(signal)), {
       limitMs,
@@ -227,17 +246,25 @@ export class ToolExecutor {
     });
 
     // 4. Record side effects and the outcome.
+    closed = true;
     let progressError: unknown;
     try {
       await call.close();
     } catch (err) {
       progressError = err;
     }
-    const mutations = await this.mutations(call, assessment, before);
+    const declared = new Set(assessment.affected);
+    const mutations = [
+      ...(await this.mutations(call, assessment, before, session.policy)),
+      ...reported.filter((r) => !declared.has(r.path)).map((mutation) => call.event('tool.file.mutated', { mutation })),
+    ];
     const terminal = this.terminal(call, outcome, limitMs, elapsed());
     await this.recordOrThrow(call, [...mutations, terminal], true);
     if (progressError) throw new ExecutorRecordError(`progress of call ${partId} could not be stored: ${message(progressError)}`, partId, true, { cause: progressError });
-    return this.result(call, await this.compress(call, terminal));
+    const late: Diagnostic[] = lateMutations
+      ? [{ severity: 'warning', code: 'late_mutation', message: `${lateMutations} file mutation(s) were reported after the call ended and are not in its events`, source: { provider: 'executor' }, partId }]
+      : [];
+    return this.result(call, [...late, ...(await this.compress(call, terminal))]);
   }
 
   private limitOf(tool: Tool, params: unknown, requested: number | undefined): number {
@@ -252,8 +279,8 @@ export class ToolExecutor {
     return ok.length ? Math.min(...ok) : DEFAULT_TIMEOUT_MS;
   }
 
-  private async mutations(call: Call, assessment: Assessment, before: (Awaited<ReturnType<typeof fileDigest>>)[]): Promise<ToolEvent[]> {
-    const after = await Promise.all(assessment.affected.map((p) => fileDigest(p)));
+  private async mutations(call: Call, assessment: Assessment, before: (Awaited<ReturnType<typeof fileDigest>>)[], policy: SessionPolicy): Promise<ToolEvent[]> {
+    const after = await Promise.all(assessment.affected.map((p) => fileDigest(p, policy.files)));
     return assessment.affected.map((path, i) => call.event('tool.file.mutated', { mutation: mutationOf(path, before[i] ?? null, after[i] ?? null) }));
   }
 

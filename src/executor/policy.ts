@@ -2,8 +2,9 @@
 // resolved once through ToolPath (so `/tmp` → `/private/tmp` style links cannot split a root
 // from the paths inside it).
 import type { Tier } from '../contract/index.js';
+import type { FileBoundary } from './safe-fs.js';
 import { realPrefix } from './tool-path.js';
-import { isTier } from './tiers.js';
+import { isTier, tierAllows } from './tiers.js';
 import { isAbsolute, resolve } from 'node:path';
 
 /** A glob over a whole command segment (`*` matches anything, including spaces) or a RegExp. */
@@ -31,6 +32,27 @@ export interface NetworkPolicy {
   resolveHost?: (host: string) => Promise<readonly string[]>;
 }
 
+export interface FilePolicy {
+  /**
+   * Let reading tools read a regular file that has more than one link (default false). Another
+   * name of such a file may lie outside the roots. Writing one is always denied.
+   */
+  allowHardlinkReads?: boolean;
+}
+
+export interface SandboxPolicy {
+  /**
+   * What `bash` does at a tier below `privileged` when bubblewrap is not installed: `refuse`
+   * (default, with a reason naming the package) or `unsandboxed` (run it anyway; the part's
+   * metadata then says `sandbox: "none"`).
+   */
+  whenUnavailable?: 'refuse' | 'unsandboxed';
+  /** The bwrap binary (default: `bwrap` on PATH). */
+  bwrap?: string;
+  /** Most entries walked per writable root to find what a sandboxed command changed (default 20 000). */
+  snapshotLimit?: number;
+}
+
 export interface PolicyInput {
   /** Highest tier the session allows (default `execute`). */
   maxTier?: Tier;
@@ -40,6 +62,8 @@ export interface PolicyInput {
   writeRoots?: readonly string[];
   commands?: CommandPolicy;
   network?: NetworkPolicy;
+  files?: FilePolicy;
+  sandbox?: SandboxPolicy;
 }
 
 export interface SessionPolicy {
@@ -49,6 +73,9 @@ export interface SessionPolicy {
   readonly writeRoots: readonly string[];
   readonly commands: Required<CommandPolicy>;
   readonly network: NetworkPolicy & { allowHosts: readonly HostRule[]; denyHosts: readonly HostRule[]; allowPrivate: boolean };
+  /** What the built-in file tools' opens are checked against. */
+  readonly files: FileBoundary;
+  readonly sandbox: Required<Pick<SandboxPolicy, 'whenUnavailable' | 'snapshotLimit'>> & Pick<SandboxPolicy, 'bwrap'>;
 }
 
 export const DEFAULT_MAX_TIER: Tier = 'execute';
@@ -60,6 +87,8 @@ export async function resolvePolicy(input: PolicyInput, cwd: string): Promise<Se
   const maxTier = input.maxTier ?? DEFAULT_MAX_TIER;
   if (!isTier(maxTier)) throw new Error(`unknown tier "${String(maxTier)}"`);
   if (!isAbsolute(cwd)) throw new Error(`the session cwd must be absolute, got "${cwd}"`);
+  const when = input.sandbox?.whenUnavailable;
+  if (when !== undefined && when !== 'refuse' && when !== 'unsandboxed') throw new Error(`sandbox.whenUnavailable must be "refuse" or "unsandboxed", got "${String(when)}"`);
   const real = (roots: readonly string[] | undefined) =>
     Promise.all((roots && roots.length ? roots : [cwd]).map((r) => realPrefix(resolve(cwd, r))));
   const writeRoots = unique(await real(input.writeRoots));
@@ -74,6 +103,12 @@ export async function resolvePolicy(input: PolicyInput, cwd: string): Promise<Se
       allowHosts: input.network?.allowHosts ?? [],
       denyHosts: input.network?.denyHosts ?? [],
       allowPrivate: input.network?.allowPrivate ?? false,
+    },
+    files: { readRoots, writeRoots, unbounded: tierAllows(maxTier, 'privileged'), allowHardlinkReads: input.files?.allowHardlinkReads ?? false },
+    sandbox: {
+      whenUnavailable: input.sandbox?.whenUnavailable ?? 'refuse',
+      snapshotLimit: input.sandbox?.snapshotLimit ?? 20_000,
+      ...(input.sandbox?.bwrap ? { bwrap: input.sandbox.bwrap } : {}),
     },
   };
 }

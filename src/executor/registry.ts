@@ -25,6 +25,7 @@ const KINDS: Readonly<Record<ToolKind, true>> = {
   web_search: true, browser: true, file_read: true, file_write: true, file_edit: true, bash: true,
   subagent: true, mcp: true, question: true, todo: true, unknown: true,
 };
+const WRITING_KINDS: ReadonlySet<ToolKind> = new Set(['file_write', 'file_edit']);
 const kindIsKnown = (kind: unknown) => typeof kind === 'string' && Object.prototype.hasOwnProperty.call(KINDS, kind);
 
 export class ToolRegistry {
@@ -44,6 +45,9 @@ export class ToolRegistry {
     if (!isTier(tool.tier)) fail(`unknown tier ${JSON.stringify(tool.tier)}`);
     if (typeof tool.title !== 'function' || typeof tool.execute !== 'function') fail('a tool needs title() and execute()');
     if (isFileAffecting(tool) && tool.tier === 'observe') fail('a FileAffectingTool writes files, so its tier cannot be observe');
+    // Hard Invariant #5: a tool of a writing kind must say which files it touches, or its
+    // writes would never become FileMutationRecords.
+    if (WRITING_KINDS.has(tool.kind) && !isFileAffecting(tool)) fail(`a ${tool.kind} tool writes files, so it must be a FileAffectingTool (declare affectedPaths) to have its writes recorded`);
     for (const [pointer, role] of Object.entries(tool.paramRoles ?? {})) {
       if (!Object.prototype.hasOwnProperty.call(ROLES, role)) fail(`param ${pointer} has unknown role ${JSON.stringify(role)}`);
       let segments: string[] = [];

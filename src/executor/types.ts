@@ -1,8 +1,9 @@
 // The tool contract (core-tools spec: Tool, FileAffectingTool, ToolResult). Tools are plain
 // objects: the registry holds instances, the executor never creates one, and a renamed copy
 // (`{...tool, name}`) is an ordinary tool, which is how the "gates ignore names" test is built.
-import type { ParamRole, Tier, ToolError, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
+import type { FileMutationRecord, ParamRole, Tier, ToolError, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
 import type { ToolOutput } from '../adapters/shared/output.js';
+import type { SessionPolicy } from './policy.js';
 
 /**
  * A params schema: plain JSON Schema (a TypeBox schema is one too, so callers may still pass
@@ -50,10 +51,26 @@ export interface ToolContext extends PathView {
   readonly partId: string;
   /** Aborted on timeout and on the caller's cancel; tools must stop their work when it fires. */
   readonly signal: AbortSignal;
+  /**
+   * The session policy. Built-in file tools open through `safe-fs` with `policy.files`, so a
+   * link or a swapped directory cannot redirect them; `bash` reads its sandbox settings here.
+   */
+  readonly policy: SessionPolicy;
+  /**
+   * The checked host behind a NETWORK_TARGET pointer and, when names were resolved, the
+   * addresses the gate approved: connect to one of those, never to a fresh lookup.
+   */
+  target(pointer: string): { readonly host: string; readonly addresses?: readonly string[] };
   /** The resolved path behind a PATH or SOURCE_PATH pointer; throws when there is none. */
   path(pointer: string): string;
   /** Streams progress into the call's events (never silently: every update is recorded). */
   progress(update: ProgressUpdate): void;
+  /**
+   * Reports files the call changed that no declared affected path covers (bash under the
+   * sandbox reports what it found in the writable roots). Each becomes a `tool.file.mutated`
+   * event before the call's outcome; a path inside no writable root is refused (throws).
+   */
+  mutated(records: readonly FileMutationRecord[]): void;
 }
 
 /** Sealed result: success with output, or failure with a ToolError. */

@@ -1,6 +1,6 @@
 // The built-in tools against a real filesystem and a real shell.
 import fc from 'fast-check';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolExecutor, ToolRegistry, builtinTools, replaceExact, unifiedDiff, type BuiltinOptions, type Hunk } from '../../src/executor/index.js';
@@ -46,18 +46,19 @@ describe('bash', () => {
   });
 
   it('its timeout param times the call out and kills the whole process group', async () => {
-    const pidFile = join(ws, 'child.pid');
-    const r = await run('bash', { command: `sleep 30 & echo $! > ${pidFile}; wait`, timeout: 300 });
+    // The command runs in the sandbox's own PID namespace, so `$!` is not a host pid: the
+    // background sleep is found on the host by its unique argument instead.
+    const marker = `30.${process.pid}${Date.now() % 100000}`;
+    const r = await run('bash', { command: `sleep ${marker} & wait`, timeout: 300 });
     expect(r.part).toMatchObject({ state: 'error', error: { code: 'timeout', message: 'timed out after 300 ms' } });
-    const pid = Number(readFileSync(pidFile, 'utf8'));
     // Gone, or a zombie waiting for a reaper (containers often have none): either way not running.
-    const running = () => {
+    const running = () => readdirSync('/proc').filter((p) => /^\d+$/.test(p)).some((p) => {
       try {
-        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${marker}\0` && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${p}/stat`, 'utf8'));
       } catch {
         return false;
       }
-    };
+    });
     for (let i = 0; i < 40 && running(); i++) await sleep(50);
     expect(running()).toBe(false);
   });

@@ -94,7 +94,7 @@ describe('NETWORK_TARGET gate', () => {
   });
 
   it.each([
-    ['8.8.8.8', 'public'], ['100.64.0.1', 'private'], ['224.0.0.1', 'multicast'], ['::', 'unspecified'], ['2001:db8::1', 'public'], ['::ffff:10.0.0.1', 'private'], ['nope', undefined],
+    ['8.8.8.8', 'public'], ['100.64.0.1', 'private'], ['224.0.0.1', 'multicast'], ['::', 'unspecified'], ['2001:db8::1', 'reserved'], ['2606:4700::1111', 'public'], ['::ffff:10.0.0.1', 'private'], ['nope', undefined],
   ])('classifies %s as %s', (ip, cls) => expect(classifyAddress(ip)).toBe(cls));
 });
 

@@ -8,7 +8,7 @@ const base: Tool = { name: 't', kind: 'unknown', tier: 'observe', description: '
 describe('ToolRegistry', () => {
   it('looks tools up by name and lists them in registration order', () => {
     const r = new ToolRegistry(builtinTools());
-    expect(r.names()).toEqual(['bash', 'file_read', 'file_write', 'file_edit', 'file_copy']);
+    expect(r.names()).toEqual(['bash', 'file_read', 'file_write', 'file_edit', 'file_copy', 'web_fetch']);
     expect(r.get('file_read')?.kind).toBe('file_read');
     expect(r.get('nope')).toBeUndefined();
     expect(r.has('bash')).toBe(true);
@@ -30,8 +30,15 @@ describe('ToolRegistry', () => {
     [{ params: { type: 'object', properties: { x: { type: 'no-such-type' } } } }, /does not compile/],
     [{ execute: undefined }, /title\(\) and execute\(\)/],
     [{ tier: 'observe', affectedPaths: () => [] }, /cannot be observe/],
+    [{ kind: 'file_write', tier: 'workspace' }, /a file_write tool writes files, so it must be a FileAffectingTool \(declare affectedPaths\)/],
+    [{ kind: 'file_edit', tier: 'workspace' }, /a file_edit tool writes files, so it must be a FileAffectingTool/],
   ] as [Partial<Tool> & Record<string, unknown>, RegExp][])('refuses %j', (patch, message) => {
     expect(() => new ToolRegistry().register({ ...base, ...patch } as Tool)).toThrow(message);
+  });
+
+  it('accepts a writing kind that declares affectedPaths, and a file_read tool without them', () => {
+    expect(() => new ToolRegistry([{ ...base, kind: 'file_write', tier: 'workspace', affectedPaths: () => [] } as Tool])).not.toThrow();
+    expect(() => new ToolRegistry([{ ...base, kind: 'file_read' }])).not.toThrow();
   });
 
   it('accepts plain JSON Schema as well as TypeBox, compiled once at registration', () => {

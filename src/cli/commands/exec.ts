@@ -1,5 +1,6 @@
 // `toolnorm exec`: runs one built-in tool through the executor and prints the final part (and,
 // with --events, the events that made it, ready for `toolnorm normalize --from events`).
+import { lookup } from 'node:dns/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { MemoryEventStore } from '../../store/memory.js';
@@ -34,7 +35,11 @@ Options:
   --deny-command R     command deny rule (repeatable)
   --allow-host H       network allow rule: host, *.domain or CIDR (repeatable)
   --deny-host H        network deny rule (repeatable)
-  --allow-private      allow loopback, private and link-local network targets
+  --allow-private      allow loopback, private, link-local and reserved network targets
+                       (host names are resolved and every address is checked)
+  --allow-unsandboxed  run bash without a sandbox when bubblewrap is missing (default:
+                       refuse); below the privileged tier bash runs inside bwrap
+  --bwrap PATH         the bubblewrap binary (default: bwrap on PATH)
 
 Examples:
   toolnorm exec file_read '{"path":"README.md","limit":5}'
@@ -45,7 +50,7 @@ Exit: 0 when the call completed, 3 when the policy denied it, 1 when it failed, 
 
 export const execCommand: Command = {
   name: 'exec',
-  summary: 'run a built-in tool (bash, file_read, file_write, file_edit, file_copy) under a policy, as a normalized part',
+  summary: 'run a built-in tool (bash, file_read, file_write, file_edit, file_copy, web_fetch) under a policy, as a normalized part',
   usage: USAGE,
   async run(io) {
     const parsed = parseCommandArgs({
@@ -65,6 +70,8 @@ export const execCommand: Command = {
         'allow-host': { type: 'string', multiple: true },
         'deny-host': { type: 'string', multiple: true },
         'allow-private': { type: 'boolean', default: false },
+        'allow-unsandboxed': { type: 'boolean', default: false },
+        bwrap: { type: 'string' },
       },
     });
     const v = parsed.values;
@@ -99,8 +106,14 @@ export const execCommand: Command = {
         maxTier: v.tier,
         readRoots: abs(v.root),
         writeRoots: abs(v['write-root']),
+        sandbox: { whenUnavailable: v['allow-unsandboxed'] ? 'unsandboxed' : 'refuse', ...(v.bwrap ? { bwrap: resolve(io.cwd, v.bwrap) } : {}) },
         commands: { allow: v['allow-command'] ?? [], deny: v['deny-command'] ?? [] },
-        network: { allowHosts: v['allow-host'] ?? [], denyHosts: v['deny-host'] ?? [], allowPrivate: v['allow-private'] },
+        // Names are resolved, and every address judged: a name pointing at 127.0.0.1 is caught, and
+        // web_fetch connects to an address that was checked.
+        network: {
+          allowHosts: v['allow-host'] ?? [], denyHosts: v['deny-host'] ?? [], allowPrivate: v['allow-private'],
+          resolveHost: async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
+        },
       },
     });
 

@@ -1,9 +1,16 @@
 // bash {command, timeout?}: runs a command line in the session cwd, streams its output as
 // progress, keeps a bounded head and tail of it, and kills the whole process group on abort.
+// Below the privileged tier it runs inside the bubblewrap sandbox (sandbox/bwrap.ts), or is
+// refused when bwrap cannot run and the policy does not allow running unsandboxed. Every part
+// says which sandbox ran it (metadata.sandbox), and what the command changed in the writable
+// roots is reported as FileMutationRecords (sandbox/snapshot.ts).
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { commandTitle } from '../../adapters/shared/titles.js';
 import { failure, success, type Tool, type ToolResult } from '../types.js';
+import { sandboxPlan } from '../sandbox/bwrap.js';
+import { changes, DigestCache, snapshot, type ChangeReport } from '../sandbox/snapshot.js';
 import { OutputCap } from './output-cap.js';
 
 export const BashParams = {
@@ -30,6 +37,8 @@ export interface BashOptions {
   /** SIGTERM → SIGKILL delay after an abort (default 1 000 ms). */
   killGraceMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Most bytes hashed per snapshot walk of the writable roots (default 256 MiB). */
+  snapshotHashBytes?: number;
 }
 
 /** Characters of output repeated in the error message of a failed command. */
@@ -38,6 +47,7 @@ const ERROR_TAIL = 4000;
 export function bashTool(options: BashOptions = {}): Tool<BashInput> {
   const maxOutput = options.maxOutputBytes ?? 1024 * 1024;
   const maxStreamed = options.maxStreamedBytes ?? maxOutput;
+  const digests = new DigestCache();
   return {
     name: 'bash',
     kind: 'bash',
@@ -47,11 +57,47 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
     paramRoles: { '/command': 'EXEC_COMMAND' },
     title: (input) => `Running ${commandTitle(input.command)}`,
     timeoutMs: (input) => input.timeout,
-    execute: (input, ctx) => new Promise<ToolResult>((resolve) => {
+    execute: (input, ctx) => new Promise<ToolResult>((resolveResult) => {
+      const plan = sandboxPlan(ctx.policy, ctx.cwd);
+      const sandbox = plan.record;
+      if (plan.kind === 'refused') {
+        resolveResult(failure(`Denied: ${plan.reason}`, 'denied', { reason: 'sandbox_unavailable' }, { sandbox }));
+        return;
+      }
+      const shell = options.shell ?? '/bin/bash';
+      try {
+        // Checked here: inside the sandbox a missing shell would only be bwrap's exit status 1.
+        accessSync(shell, constants.X_OK);
+      } catch (err) {
+        resolveResult(failure(`could not start ${shell}: ${(err as Error).message}`, 'spawn_failed', undefined, { sandbox }));
+        return;
+      }
+      const roots = ctx.policy.writeRoots;
+      const walk = { limit: ctx.policy.sandbox.snapshotLimit, ...(options.snapshotHashBytes ? { maxHashBytes: options.snapshotHashBytes } : {}) };
+      const before = snapshot(roots, walk, digests);
+      // What the command changed, reported to the executor before the outcome, whatever it is.
+      const resolve = (result: ToolResult) => {
+        let report: ChangeReport | undefined;
+        try {
+          report = changes(before, snapshot(roots, walk, digests));
+          if (report.mutations.length) ctx.mutated(report.mutations);
+        } catch {
+          // A mutation report the executor refused: the snapshot below still says what was seen.
+        }
+        const snap = report ? {
+          files: report.mutations.length,
+          ...(report.unrecorded.length ? { unrecorded: report.unrecorded.slice(0, 100), unrecordedCount: report.unrecorded.length } : {}),
+          ...(report.otherChanges ? { otherChanges: report.otherChanges } : {}),
+          ...(report.complete ? {} : { complete: false, why: report.why }),
+        } : undefined;
+        const extra = { sandbox, ...(snap ? { snapshot: snap } : {}) };
+        resolveResult({ ...result, metadata: { ...(result.metadata ?? {}), ...extra } } as ToolResult);
+      };
       const cap = new OutputCap(maxOutput);
       let streamed = 0;
       let streamStopped = false;
-      const child = spawn(options.shell ?? '/bin/bash', ['-c', input.command], {
+      const [file, args] = plan.kind === 'bwrap' ? [plan.bwrap, [...plan.args, '--', shell, '-c', input.command]] : [shell, ['-c', input.command]];
+      const child = spawn(file, args, {
         cwd: ctx.cwd,
         env: options.env ?? process.env,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,7 +142,7 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
         ctx.signal.removeEventListener('abort', onAbort);
         // A shell that never started reports a negative errno as its "exit code".
         if (spawnError && (code === null || code < 0)) {
-          resolve(failure(`could not start ${options.shell ?? '/bin/bash'}: ${spawnError.message}`, 'spawn_failed'));
+          resolve(failure(`could not start ${file}: ${spawnError.message}`, 'spawn_failed'));
           return;
         }
         const text = cap.text();

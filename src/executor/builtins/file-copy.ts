@@ -1,7 +1,8 @@
 // file_copy {source, path}: `source` is a SOURCE_PATH (read: readable roots), `path` a PATH
-// (written: writable roots). Only `path` changes, so only it gets a FileMutationRecord.
-import { copyFile, stat } from 'node:fs/promises';
+// (written: writable roots). Only `path` changes, so only it gets a FileMutationRecord. Both ends
+// go through safe-fs, so the link rules apply to each.
 import { failure, success, type FileAffectingTool } from '../types.js';
+import { readVerified, writeVerified } from '../safe-fs.js';
 import { fsFailure } from './fs-errors.js';
 
 export const FileCopyParams = {
@@ -34,29 +35,22 @@ export function fileCopyTool(): FileAffectingTool<FileCopyInput> {
       const path = ctx.path('/path');
       const shownSource = ctx.display('/source', input.source);
       const shown = ctx.display('/path', input.path);
-      let size: number;
-      let existed = false;
+      if (source === path) return failure(`${shownSource} and ${shown} are the same file`, 'invalid_input');
+      // Both ends through safe-fs: the source is read like file_read reads (link rules included),
+      // the destination written like file_write writes.
+      let data: Buffer;
       try {
-        const s = await stat(source);
-        if (s.isDirectory()) return failure(`${shownSource} is a directory; only files are copied`, 'is_directory');
-        size = s.size;
+        ({ data } = await readVerified(source, shownSource, ctx.policy.files, { signal: ctx.signal }));
       } catch (err) {
         return fsFailure(err, shownSource);
       }
+      let existed: boolean;
       try {
-        const d = await stat(path);
-        if (d.isDirectory()) return failure(`${shown} is a directory`, 'is_directory');
-        existed = true;
+        ({ existed } = writeVerified(path, shown, ctx.policy.files, data));
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return fsFailure(err, shown);
-      }
-      if (source === path) return failure(`${shownSource} and ${shown} are the same file`, 'invalid_input');
-      try {
-        await copyFile(source, path);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return failure(`the directory of ${shown} does not exist`, 'not_found');
         return fsFailure(err, shown);
       }
+      const size = data.length;
       return success({
         text: `Copied ${shownSource} to ${shown} (${size} bytes)`,
         structured: { type: existed ? 'update' : 'create', source, filePath: path, bytes: size },

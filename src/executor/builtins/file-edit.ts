@@ -1,10 +1,10 @@
 // file_edit {path, old, new, replaceAll?}: exact-string replacement that reports a unified diff.
 // Without replaceAll the old text must occur exactly once, so an edit never lands somewhere
 // the caller did not mean.
-import { readFile, writeFile } from 'node:fs/promises';
 import type { ValidationIssue } from '../../contract/index.js';
 import { failure, success, type FileAffectingTool } from '../types.js';
 import { fsFailure } from './fs-errors.js';
+import { readVerified, writeVerified } from '../safe-fs.js';
 import { replaceExact, unifiedDiff } from './diff.js';
 
 export const FileEditParams = {
@@ -47,7 +47,8 @@ export function fileEditTool(): FileAffectingTool<FileEditInput> {
       const shown = ctx.display('/path', input.path);
       let original: string;
       try {
-        original = await readFile(path, { encoding: 'utf8', signal: ctx.signal });
+        // Read as the file about to be rewritten: writable roots, and no hardlinks whatever the read policy.
+        original = (await readVerified(path, shown, ctx.policy.files, { access: 'write', signal: ctx.signal })).data.toString('utf8');
       } catch (err) {
         return fsFailure(err, shown);
       }
@@ -57,7 +58,7 @@ export function fileEditTool(): FileAffectingTool<FileEditInput> {
         return failure(`the text to replace occurs ${r.count} times in ${shown}; pass replaceAll, or include more context so it occurs once`, 'ambiguous_match', { occurrences: r.count });
       }
       try {
-        await writeFile(path, r.content, { signal: ctx.signal });
+        writeVerified(path, shown, ctx.policy.files, r.content);
       } catch (err) {
         return fsFailure(err, shown);
       }

@@ -1,9 +1,10 @@
 // file_read {path, offset?, limit?}: lines of a text file (1-based offset), or a description of a
-// binary one. Reads only; its PATH is checked against the readable roots.
-import { readFile, stat } from 'node:fs/promises';
+// binary one. Reads only; its PATH is checked against the readable roots, and the open against
+// them again (safe-fs), so a link or a swapped directory cannot redirect it.
 import { createHash } from 'node:crypto';
-import { failure, success, type Tool } from '../types.js';
+import { success, type Tool } from '../types.js';
 import { fsFailure } from './fs-errors.js';
+import { readVerified } from '../safe-fs.js';
 
 export const FileReadParams = {
   type: 'object',
@@ -45,10 +46,7 @@ export function fileReadTool(options: FileReadOptions = {}): Tool<FileReadInput>
       const shown = ctx.display('/path', input.path);
       let data: Buffer;
       try {
-        const s = await stat(path);
-        if (s.isDirectory()) return failure(`${shown} is a directory`, 'is_directory');
-        if (s.size > maxBytes) return failure(`${shown} is ${s.size} bytes; files over ${maxBytes} bytes are not read`, 'too_large', { size: s.size, limit: maxBytes });
-        data = await readFile(path, { signal: ctx.signal });
+        ({ data } = await readVerified(path, shown, ctx.policy.files, { maxBytes, signal: ctx.signal }));
       } catch (err) {
         return fsFailure(err, shown);
       }

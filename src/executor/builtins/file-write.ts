@@ -1,7 +1,8 @@
 // file_write {path, content}: writes a whole file inside a writable root. It does not create
 // missing directories: a directory it made would be a side effect no FileMutationRecord shows.
-import { stat, writeFile } from 'node:fs/promises';
-import { failure, success, type FileAffectingTool } from '../types.js';
+// The write goes through safe-fs: a temporary file in the verified directory, renamed into place.
+import { success, type FileAffectingTool } from '../types.js';
+import { writeVerified } from '../safe-fs.js';
 import { fsFailure } from './fs-errors.js';
 
 export const FileWriteParams = {
@@ -32,18 +33,10 @@ export function fileWriteTool(): FileAffectingTool<FileWriteInput> {
     async execute(input, ctx) {
       const path = ctx.path('/path');
       const shown = ctx.display('/path', input.path);
-      let existed = false;
+      let existed: boolean;
       try {
-        const s = await stat(path);
-        if (s.isDirectory()) return failure(`${shown} is a directory`, 'is_directory');
-        existed = true;
+        ({ existed } = writeVerified(path, shown, ctx.policy.files, input.content));
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return fsFailure(err, shown);
-      }
-      try {
-        await writeFile(path, input.content, { signal: ctx.signal });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return failure(`the directory of ${shown} does not exist`, 'not_found');
         return fsFailure(err, shown);
       }
       const bytes = Buffer.byteLength(input.content, 'utf8');

@@ -1,4 +1,5 @@
 // Filesystem errors as ToolResult failures: one table from errno code to ToolError code and words.
+import { BoundaryError, TooLargeError } from '../safe-fs.js';
 import { failure, type ToolResult } from '../types.js';
 
 const FS_ERRORS: Readonly<Record<string, { code: string; words: string }>> = {
@@ -15,6 +16,10 @@ const FS_ERRORS: Readonly<Record<string, { code: string; words: string }>> = {
 
 /** A failure naming the path as the caller gave it and what went wrong. */
 export function fsFailure(err: unknown, shown: string): ToolResult {
+  // The boundary's refusals are policy decisions made at open time: `denied`, with the reason.
+  if (err instanceof BoundaryError) return failure(`Denied: ${err.message}`, 'denied', { reason: err.reason });
+  if (err instanceof TooLargeError) return failure(err.message, 'too_large', { size: err.size, limit: err.limit });
+  if ((err as NodeJS.ErrnoException)?.code === 'ENOENT_DIR') return failure((err as Error).message, 'not_found');
   const code = (err as NodeJS.ErrnoException)?.code;
   const known = code ? FS_ERRORS[code] : undefined;
   if (known) return failure(`${shown} ${known.words}`, known.code, { errno: code });

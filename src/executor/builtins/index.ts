@@ -5,15 +5,18 @@ import { fileCopyTool } from './file-copy.js';
 import { fileEditTool } from './file-edit.js';
 import { fileReadTool, type FileReadOptions } from './file-read.js';
 import { fileWriteTool } from './file-write.js';
+import { webFetchTool, type WebFetchOptions } from './web-fetch.js';
 
 export interface BuiltinOptions {
   bash?: BashOptions;
   fileRead?: FileReadOptions;
+  webFetch?: WebFetchOptions;
 }
 
 export function builtinTools(options: BuiltinOptions = {}): Tool[] {
-  return [bashTool(options.bash), fileReadTool(options.fileRead), fileWriteTool(), fileEditTool(), fileCopyTool()];
+  return [bashTool(options.bash), fileReadTool(options.fileRead), fileWriteTool(), fileEditTool(), fileCopyTool(), webFetchTool(options.webFetch)];
 }
 
-export { bashTool, fileCopyTool, fileEditTool, fileReadTool, fileWriteTool };
+export { bashTool, fileCopyTool, fileEditTool, fileReadTool, fileWriteTool, webFetchTool };
+export { WEB_FETCH_SPEC, type WebFetchOptions } from './web-fetch.js';
 export { replaceExact, unifiedDiff, type Hunk } from './diff.js';

@@ -1,13 +1,15 @@
 // NETWORK_TARGET gate. A target is a URL or a `host[:port]`; the WHATWG URL parser normalizes the
-// host (so `http://2130706433/` is seen as 127.0.0.1). Loopback, private, link-local and
-// unspecified addresses are denied unless the policy allows them: the classic way out of a sandbox.
+// host of any scheme (so `redis://2130706433/` is seen as 127.0.0.1). Loopback, private,
+// link-local, reserved and unspecified addresses, and IPv6 forms embedding one, are denied unless
+// the policy allows them: the classic way out of a sandbox. With a resolver, every address of a
+// name is checked and the checked addresses are handed on, so the connection can be pinned to them.
 import { isIP } from 'node:net';
-import type { HostRule } from '../policy.js';
+import type { HostRule, SessionPolicy } from '../policy.js';
 import type { RoleGate } from './types.js';
 
-export type AddressClass = 'loopback' | 'private' | 'link-local' | 'unspecified' | 'multicast' | 'public';
+export type AddressClass = 'loopback' | 'private' | 'link-local' | 'unspecified' | 'multicast' | 'reserved' | 'public';
 
-/** Address ranges that are not "another host on the internet", as [cidr, class]. */
+/** Address ranges that are not "another host on the internet", as [cidr, class]; first match wins. */
 const RANGES: readonly (readonly [string, AddressClass])[] = [
   ['0.0.0.0/8', 'unspecified'],
   ['127.0.0.0/8', 'loopback'],
@@ -16,15 +18,39 @@ const RANGES: readonly (readonly [string, AddressClass])[] = [
   ['192.168.0.0/16', 'private'],
   ['100.64.0.0/10', 'private'],
   ['169.254.0.0/16', 'link-local'],
+  ['192.0.0.0/24', 'reserved'],
+  ['192.0.2.0/24', 'reserved'],
+  ['198.18.0.0/15', 'reserved'],
+  ['198.51.100.0/24', 'reserved'],
+  ['203.0.113.0/24', 'reserved'],
   ['224.0.0.0/4', 'multicast'],
   ['255.255.255.255/32', 'unspecified'],
+  ['240.0.0.0/4', 'reserved'],
   ['::/128', 'unspecified'],
   ['::1/128', 'loopback'],
+  ['64:ff9b:1::/48', 'private'],
+  ['100::/64', 'reserved'],
+  ['2001:db8::/32', 'reserved'],
   ['fc00::/7', 'private'],
   ['fe80::/10', 'link-local'],
+  ['fec0::/10', 'private'],
   ['ff00::/8', 'multicast'],
 ];
 
+/**
+ * IPv6 forms that carry an IPv4 address, as [prefix, where the IPv4 bytes are, name]. A packet
+ * to one of them can reach that IPv4 host (mapped and translated addresses on a dual stack,
+ * compatible ones on old stacks, NAT64 and 6to4 relays), so the IPv4 address is judged too.
+ * Teredo's client address is stored inverted.
+ */
+const EMBEDDINGS: readonly (readonly [string, number, string, boolean?])[] = [
+  ['::ffff:0:0/96', 12, 'IPv4-mapped'],
+  ['::ffff:0:0:0/96', 12, 'IPv4-translated'],
+  ['64:ff9b::/96', 12, 'NAT64'],
+  ['2002::/16', 2, '6to4'],
+  ['2001::/32', 12, 'Teredo', true],
+  ['::/96', 12, 'IPv4-compatible'],
+];
 /** Host names that always mean this machine. */
 const LOCAL_NAMES = [/^localhost$/i, /\.localhost$/i, /^localhost\.localdomain$/i];
 
@@ -60,13 +86,35 @@ function inCidr(bytes: number[], cidr: string): boolean {
   return true;
 }
 
-/** Class of an IP literal; IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as its IPv4 address. */
-export function classifyAddress(ip: string): AddressClass | undefined {
-  let bytes = ipBytes(ip);
-  if (!bytes) return undefined;
-  if (bytes.length === 16 && bytes.slice(0, 10).every((x) => x === 0) && bytes[10] === 0xff && bytes[11] === 0xff) bytes = bytes.slice(12);
+export interface AddressVerdict {
+  readonly cls: AddressClass;
+  /** Set when the class comes from an IPv4 address the IPv6 one embeds. */
+  readonly via?: { readonly form: string; readonly ipv4: string };
+}
+
+function rangeClass(bytes: number[]): AddressClass {
   for (const [cidr, cls] of RANGES) if (inCidr(bytes, cidr)) return cls;
   return 'public';
+}
+
+/** Class of an IP literal; an IPv6 address that embeds an IPv4 one is judged by both, the stricter wins. */
+export function judgeAddress(ip: string): AddressVerdict | undefined {
+  const bytes = ipBytes(ip);
+  if (!bytes) return undefined;
+  const own = rangeClass(bytes);
+  if (bytes.length === 4 || own === 'unspecified' || own === 'loopback') return { cls: own };
+  for (const [prefix, at, form, inverted] of EMBEDDINGS) {
+    if (!inCidr(bytes, prefix)) continue;
+    const v4 = bytes.slice(at, at + 4).map((x) => (inverted ? x ^ 0xff : x));
+    const cls = rangeClass(v4);
+    if (cls !== 'public') return { cls, via: { form, ipv4: v4.join('.') } };
+    break;
+  }
+  return { cls: own };
+}
+
+export function classifyAddress(ip: string): AddressClass | undefined {
+  return judgeAddress(ip)?.cls;
 }
 
 export function classifyHost(host: string): AddressClass | undefined {
@@ -74,12 +122,19 @@ export function classifyHost(host: string): AddressClass | undefined {
   return classifyAddress(host);
 }
 
-/** The host of a URL or `host[:port]`, lower-cased, IPv6 brackets removed; undefined when unusable. */
+/**
+ * The host of a URL or `host[:port]`, lower-cased, IPv6 brackets removed; undefined when unusable.
+ * Whatever the scheme, the host is parsed the way the WHATWG URL parser parses a special
+ * scheme's host (as `http:`), so `redis://2130706433/`, `postgres://0x7f000001/` and
+ * `mysql://0177.1/` are all 127.0.0.1, and IPv6 literals come out in their canonical form. A
+ * non-special scheme would otherwise keep the host as opaque text the address checks never see.
+ */
 export function targetHost(target: string): string | undefined {
   const text = target.trim();
   if (!text) return undefined;
   try {
-    const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? new URL(text) : new URL(`http://${text}`);
+    const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text);
+    const url = new URL(`http://${scheme ? text.slice(scheme[0].length) : text}`);
     const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
     return host || undefined;
   } catch {
@@ -97,35 +152,58 @@ export function matchesHost(host: string, rule: HostRule): boolean {
   return host === r.replace(/^\[|\]$/g, '');
 }
 
-const NOT_PUBLIC: ReadonlySet<AddressClass> = new Set(['loopback', 'private', 'link-local', 'unspecified', 'multicast']);
+const NOT_PUBLIC: ReadonlySet<AddressClass> = new Set(['loopback', 'private', 'link-local', 'unspecified', 'multicast', 'reserved']);
 
-export const networkGate: RoleGate = async (value, ctx) => {
-  const net = ctx.policy.network;
+const describe = (addr: string, host: string, v: AddressVerdict) => {
+  const what = v.via ? `${v.cls} address (${v.via.form}, embedding ${v.via.ipv4})` : `${v.cls} address`;
+  return addr === host ? what : `${what} ${addr}`;
+};
+
+export interface NetworkJudgement {
+  readonly decision: 'allow' | 'deny';
+  readonly reason: string;
+  readonly resolved?: string;
+  /** The addresses that were checked: the connection must go to one of these and nowhere else. */
+  readonly addresses?: readonly string[];
+}
+
+/**
+ * Judges a target. `resolve` turns a name into addresses (the policy's resolver, or the
+ * tool's own when a connection needs them); without one a name is judged by itself and no
+ * address is pinned.
+ */
+export async function judgeTarget(value: string, net: SessionPolicy['network'], resolve = net.resolveHost): Promise<NetworkJudgement> {
   const host = targetHost(value);
   if (!host) return { decision: 'deny', reason: `${JSON.stringify(value)} is not a URL or host name` };
   const denied = net.denyHosts.find((r) => matchesHost(host, r));
   if (denied) return { decision: 'deny', resolved: host, reason: `${host} matches the deny rule ${JSON.stringify(denied)}` };
-  const allowed = net.allowHosts.find((r) => matchesHost(host, r));
-  if (allowed) return { decision: 'allow', resolved: host, reason: `${host} matches the allow rule ${JSON.stringify(allowed)}` };
-  const classes: [string, AddressClass][] = [];
-  const own = classifyHost(host);
-  if (own && NOT_PUBLIC.has(own)) classes.push([host, own]);
-  if (own === undefined && net.resolveHost) {
+  let addresses: readonly string[] | undefined = isIP(host) ? [host] : undefined;
+  if (!addresses && resolve && !LOCAL_NAMES.some((re) => re.test(host))) {
     try {
-      for (const addr of await net.resolveHost(host)) {
-        const cls = classifyAddress(addr);
-        if (cls && NOT_PUBLIC.has(cls)) classes.push([addr, cls]);
-      }
+      addresses = [...(await resolve(host))];
     } catch (err) {
       return { decision: 'deny', resolved: host, reason: `${host} could not be resolved: ${(err as Error).message}` };
     }
+    if (!addresses.length) return { decision: 'deny', resolved: host, reason: `${host} resolved to no address` };
   }
-  if (classes.length && !net.allowPrivate) {
-    const which = classes.map(([a, c]) => (a === host ? `${c} address` : `${c} address ${a}`)).join(', ');
-    return { decision: 'deny', resolved: host, reason: `${host} is a ${which}; loopback, private and link-local targets need an allow rule or allowPrivate` };
+  const pinned = addresses ? { addresses } : {};
+  const allowed = net.allowHosts.find((r) => matchesHost(host, r));
+  if (allowed) return { decision: 'allow', resolved: host, ...pinned, reason: `${host} matches the allow rule ${JSON.stringify(allowed)}` };
+  const found: string[] = [];
+  if (LOCAL_NAMES.some((re) => re.test(host))) found.push('loopback name');
+  for (const addr of addresses ?? []) {
+    const v = judgeAddress(addr);
+    if (!v) return { decision: 'deny', resolved: host, reason: `${host} resolved to ${JSON.stringify(addr)}, which is not an IP address` };
+    if (NOT_PUBLIC.has(v.cls)) found.push(describe(addr, host, v));
+  }
+  if (found.length && !net.allowPrivate) {
+    return { decision: 'deny', resolved: host, ...pinned, reason: `${host} is a ${found.join(', ')}; loopback, private, link-local and reserved targets need an allow rule or allowPrivate` };
   }
   if (net.allowHosts.length) {
-    return { decision: 'deny', resolved: host, reason: `${host} matches no allow rule (${net.allowHosts.join(', ')})` };
+    return { decision: 'deny', resolved: host, ...pinned, reason: `${host} matches no allow rule (${net.allowHosts.join(', ')})` };
   }
-  return { decision: 'allow', resolved: host, reason: classes.length ? `${host} is not public, and the policy allows private targets` : `${host} is a public target and no rule denies it` };
-};
+  const publicWhy = addresses && !isIP(host) ? `${host} resolves to public addresses (${addresses.join(', ')}) and no rule denies it` : `${host} is a public target and no rule denies it`;
+  return { decision: 'allow', resolved: host, ...pinned, reason: found.length ? `${host} is not public, and the policy allows private targets` : publicWhy };
+}
+
+export const networkGate: RoleGate = (value, ctx) => judgeTarget(value, ctx.policy.network);

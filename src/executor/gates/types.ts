@@ -16,6 +16,8 @@ export interface GateOutcome {
   readonly reason: string;
   /** The normalized value: for paths, what execution will use. */
   readonly resolved?: string;
+  /** NETWORK_TARGET: the addresses that were checked; a connection must use one of them. */
+  readonly addresses?: readonly string[];
 }
 
 /** A gate sees one parameter value and the session; never the tool's name. */

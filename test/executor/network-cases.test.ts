@@ -1,0 +1,91 @@
+// NETWORK_TARGET cases from the attack run, and the families around them: every row gives the
+// target, the decision, the normalized host and the reason. Numeric hosts are normalized the
+// WHATWG way whatever the scheme; IPv6 forms that embed an IPv4 address are judged by it.
+import { describe, expect, it } from 'vitest';
+import { judgeAddress, judgeTarget, resolvePolicy, type PolicyInput } from '../../src/executor/index.js';
+
+async function judge(target: string, policy: PolicyInput = {}) {
+  return judgeTarget(target, (await resolvePolicy(policy, '/')).network);
+}
+
+type Row = [target: string, decision: 'allow' | 'deny', host: string | undefined, reason: RegExp];
+const DENIED_BY_DEFAULT: Row[] = [
+  // Numeric hosts in non-special schemes (opaque hosts to a plain URL parse).
+  ['redis://2130706433/', 'deny', '127.0.0.1', /loopback address/],
+  ['postgres://0x7f000001/', 'deny', '127.0.0.1', /loopback address/],
+  ['mysql://0177.1/', 'deny', '127.0.0.1', /loopback address/],
+  ['mongodb://0x7f.0.0.1:27017/db', 'deny', '127.0.0.1', /loopback/],
+  ['ftp://017700000001/', 'deny', '127.0.0.1', /loopback/],
+  ['ssh://user@0/', 'deny', '0.0.0.0', /unspecified/],
+  ['ws://%31%32%37.0.0.1/', 'deny', '127.0.0.1', /loopback/],
+  ['git://169.254.169.254./', 'deny', '169.254.169.254', /link-local/],
+  ['amqp://10.0.0.1/', 'deny', '10.0.0.1', /private/],
+  ['custom+x://192.168.0.10:99/', 'deny', '192.168.0.10', /private/],
+  // IPv6 forms embedding loopback or link-local.
+  ['http://[::127.0.0.1]/', 'deny', '::7f00:1', /loopback address \(IPv4-compatible, embedding 127\.0\.0\.1\)/],
+  ['http://[::ffff:0:127.0.0.1]/', 'deny', '::ffff:0:7f00:1', /loopback address \(IPv4-translated, embedding 127\.0\.0\.1\)/],
+  ['http://[::ffff:127.0.0.1]/', 'deny', '::ffff:7f00:1', /loopback address \(IPv4-mapped, embedding 127\.0\.0\.1\)/],
+  ['http://[::ffff:a9fe:a9fe]/', 'deny', '::ffff:a9fe:a9fe', /link-local address \(IPv4-mapped, embedding 169\.254\.169\.254\)/],
+  ['http://[64:ff9b::a9fe:a9fe]/', 'deny', '64:ff9b::a9fe:a9fe', /link-local address \(NAT64, embedding 169\.254\.169\.254\)/],
+  ['http://[64:ff9b::127.0.0.1]/', 'deny', '64:ff9b::7f00:1', /loopback address \(NAT64/],
+  ['http://[2002:a9fe:a9fe::]/', 'deny', '2002:a9fe:a9fe::', /link-local address \(6to4, embedding 169\.254\.169\.254\)/],
+  ['http://[2002:7f00:1::1]/', 'deny', '2002:7f00:1::1', /loopback address \(6to4, embedding 127\.0\.0\.1\)/],
+  ['http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'deny', '2001:0:4136:e378:8000:63bf:80ff:fffe', /loopback address \(Teredo, embedding 127\.0\.0\.1\)/],
+  ['redis://[::ffff:10.1.2.3]/', 'deny', '::ffff:a01:203', /private address \(IPv4-mapped, embedding 10\.1\.2\.3\)/],
+  ['http://[64:ff9b:1::1]/', 'deny', '64:ff9b:1::1', /private address/],
+  // Reserved ranges.
+  ['http://[fec0::1]/', 'deny', 'fec0::1', /private address/],
+  ['http://198.18.0.1/', 'deny', '198.18.0.1', /reserved address/],
+  ['http://198.19.255.254/', 'deny', '198.19.255.254', /reserved address/],
+  ['http://240.0.0.1/', 'deny', '240.0.0.1', /reserved address/],
+  ['http://255.255.255.255/', 'deny', '255.255.255.255', /unspecified/],
+  ['http://192.0.2.1/', 'deny', '192.0.2.1', /reserved/],
+  ['http://[2001:db8::1]/', 'deny', '2001:db8::1', /reserved/],
+  ['http://[::]/', 'deny', '::', /unspecified/],
+  ['http://[::1]:8080/', 'deny', '::1', /loopback/],
+  ['http://localhost./', 'deny', 'localhost', /loopback name/],
+];
+const PUBLIC: Row[] = [
+  ['http://198.20.0.1/', 'allow', '198.20.0.1', /public target/],
+  ['http://[2002:808:808::]/', 'allow', '2002:808:808::', /public target/],
+  ['http://[64:ff9b::808:808]/', 'allow', '64:ff9b::808:808', /public target/],
+  ['redis://134744072/', 'allow', '8.8.8.8', /public target/],
+  ['http://[2606:4700::1111]/', 'allow', '2606:4700::1111', /public target/],
+];
+
+describe('NETWORK_TARGET: normalization and ranges (decision, host, reason)', () => {
+  it.each([...DENIED_BY_DEFAULT, ...PUBLIC])('%s → %s', async (target, decision, host, reason) => {
+    const out = await judge(target);
+    expect([out.decision, out.resolved]).toEqual([decision, host]);
+    expect(out.reason).toMatch(reason);
+  });
+
+  it.each(DENIED_BY_DEFAULT)('%s is allowed with allowPrivate', async (target, _d, host) => {
+    const out = await judge(target, { network: { allowPrivate: true } });
+    expect([out.decision, out.resolved]).toEqual(['allow', host]);
+    expect(out.reason).toMatch(/policy allows private targets/);
+  });
+
+  it('names that resolve to private addresses are denied, and the checked addresses are pinned', async () => {
+    const resolveHost = async (h: string) => ({ 'rebind.test': ['93.184.216.34', '127.0.0.1'], 'meta.test': ['::ffff:169.254.169.254'], 'ok.test': ['93.184.216.34'], 'odd.test': ['not-an-ip'] } as Record<string, string[]>)[h] ?? [];
+    const rebind = await judge('https://rebind.test/', { network: { resolveHost } });
+    expect([rebind.decision, rebind.reason]).toEqual(['deny', expect.stringMatching(/loopback address 127\.0\.0\.1/)]);
+    const meta = await judge('redis://meta.test/', { network: { resolveHost } });
+    expect(meta.reason).toMatch(/link-local address \(IPv4-mapped, embedding 169\.254\.169\.254\) ::ffff:169\.254\.169\.254/);
+    const ok = await judge('https://ok.test/x', { network: { resolveHost } });
+    expect([ok.decision, ok.addresses]).toEqual(['allow', ['93.184.216.34']]);
+    expect(ok.reason).toMatch(/resolves to public addresses \(93\.184\.216\.34\)/);
+    expect((await judge('https://none.test/', { network: { resolveHost } })).reason).toMatch(/resolved to no address/);
+    expect((await judge('https://odd.test/', { network: { resolveHost } })).reason).toMatch(/not an IP address/);
+    // An IP literal is pinned to itself.
+    expect((await judge('http://8.8.8.8/')).addresses).toEqual(['8.8.8.8']);
+  });
+
+  it.each([
+    ['127.0.0.1', 'loopback', undefined], ['::ffff:7f00:1', 'loopback', 'IPv4-mapped'], ['::a9fe:a9fe', 'link-local', 'IPv4-compatible'],
+    ['2002:c0a8:101::', 'private', '6to4'], ['64:ff9b::c612:1', 'reserved', 'NAT64'], ['fe80::1', 'link-local', undefined], ['2001:4860::8888', 'public', undefined],
+  ])('judgeAddress(%s) → %s via %s', (ip, cls, form) => {
+    const v = judgeAddress(ip)!;
+    expect([v.cls, v.via?.form]).toEqual([cls, form]);
+  });
+});

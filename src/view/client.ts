@@ -62,15 +62,22 @@ function providerOf(p) {
   var m = p.v.ui.metadata;
   return (m && typeof m.provider === 'string' && m.provider) || sessionProvider.get(p.v.session) || 'unknown';
 }
+// toolnorm writes epoch milliseconds; the contract also allows a date string.
+function epoch(v) {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') { var n = Date.parse(v); return isNaN(n) ? undefined : n; }
+  return undefined;
+}
 function timingOf(p) {
-  var t = p.v.ui.timing;
+  var t = p.v.ui.timing || {};
+  var start = epoch(t.startedAt), stop = epoch(t.completedAt);
   // An epoch of 0 is the zero clock's "the input gave no time": such a part is untimed.
-  var timed = !!t && typeof t.startedAt === 'number' && t.startedAt > 0;
-  var end = timed && typeof t.completedAt === 'number' && t.completedAt >= t.startedAt ? t.completedAt : undefined;
+  var timed = start !== undefined && start > 0;
+  var end = timed && stop !== undefined && stop >= start ? stop : undefined;
   var ms;
-  if (t && typeof t.elapsedMs === 'number' && (timed || t.elapsedMs > 0)) ms = t.elapsedMs;
-  else if (end !== undefined) ms = end - t.startedAt;
-  return { timed: timed, start: timed ? t.startedAt : undefined, end: end, ms: ms };
+  if (typeof t.elapsedMs === 'number' && (timed || t.elapsedMs > 0)) ms = t.elapsedMs;
+  else if (end !== undefined) ms = end - start;
+  return { timed: timed, start: timed ? start : undefined, end: end, ms: ms };
 }
 function fmtMs(ms) {
   if (ms === undefined) return '';
@@ -185,19 +192,11 @@ function laneOf(p) {
   var w = width > 0 ? ((end - t.start) / width) * 100 : 0;
   bar.style.left = 'min(' + left.toFixed(3) + '%, calc(100% - 3px))';
   bar.style.width = w.toFixed(3) + '%';
-  bar.title = open ? 'started, no end yet' : 'from +' + fmtMs(t.start - span.t0) + ' to +' + fmtMs(end - span.t0);
+  // No tooltip: a title on this empty element would become part of the row's accessible name.
+  bar.setAttribute('data-from', String(t.start - span.t0));
+  bar.setAttribute('data-to', String(end - span.t0));
   lane.appendChild(bar);
   return lane;
-}
-
-function labelOf(p) {
-  var ui = p.v.ui;
-  var parts_ = [ui.title, (KIND_LABELS[ui.kind] || ui.kind), ui.state];
-  if (p.t.ms !== undefined) parts_.push(fmtMs(p.t.ms));
-  else if (!p.t.timed) parts_.push('untimed');
-  if (p.v.error) parts_.push('error ' + (p.v.error.code || '') + ': ' + firstLine(p.v.error.message));
-  if (p.children.length) parts_.push(p.children.length + ' nested');
-  return parts_.join(', ');
 }
 
 function rowOf(p) {
@@ -229,24 +228,29 @@ function rowOf(p) {
   return row;
 }
 
+// The part element carries the stable hooks and holds its row and its children's group; the
+// row is the treeitem, so its accessible name is its own visible text, not its whole subtree.
 function groupOf(p, withRow) {
   var ui = p.v.ui;
   var g = el('div', 'tn-part');
-  g.setAttribute('role', 'treeitem');
+  g.setAttribute('role', 'none');
   g.setAttribute('data-part-id', ui.toolCallId);
   g.setAttribute('data-kind', ui.kind);
   g.setAttribute('data-state', ui.state);
   g.setAttribute('data-session', p.v.session);
   if (p.parent) g.setAttribute('data-parent-id', p.parent.v.ui.toolCallId);
   g.setAttribute('data-match', p.match ? 'true' : 'false');
-  g.setAttribute('aria-level', String(p.depth + 1));
-  g.setAttribute('aria-label', labelOf(p));
-  g.setAttribute('aria-selected', p === shown ? 'true' : 'false');
-  if (p.children.length) g.setAttribute('aria-expanded', p.collapsed ? 'false' : 'true');
-  g.tabIndex = p === active ? 0 : -1;
   g._p = p;
-  if (withRow) { g.appendChild(rowOf(p)); rendered.set(p, g); }
-  else g.setAttribute('data-ghost', 'true');
+  if (withRow) {
+    var row = rowOf(p);
+    row.setAttribute('role', 'treeitem');
+    row.setAttribute('aria-level', String(p.depth + 1));
+    row.setAttribute('aria-selected', p === shown ? 'true' : 'false');
+    if (p.children.length) row.setAttribute('aria-expanded', p.collapsed ? 'false' : 'true');
+    row.tabIndex = p === active ? 0 : -1;
+    g.appendChild(row);
+    rendered.set(p, row);
+  } else g.setAttribute('data-ghost', 'true');
   return g;
 }
 
@@ -342,7 +346,7 @@ function renderHeader() {
   fact(dl, 'By state', joinCounts(countBy(function (p) { return p.v.ui.state; })));
   var total = 0, withMs = 0;
   for (var i = 0; i < parts.length; i++) if (parts[i].t.ms !== undefined) { total += parts[i].t.ms; withMs++; }
-  fact(dl, 'Total time', withMs ? fmtMs(total) + ' over ' + withMs + ' parts' : 'unknown');
+  fact(dl, 'Total time', withMs ? fmtMs(total) + ' (sum of ' + withMs + ' durations)' : 'unknown');
   fact(dl, 'Wall time', span.timed ? fmtMs(span.t1 - span.t0) : 'unknown: the input has no timestamps');
   if (span.untimed) fact(dl, 'Untimed', span.untimed + ' parts (no start time in the input)');
   if (data.live) fact(dl, 'Live', liveStatus);
@@ -506,7 +510,7 @@ function focusPart(p) {
   if (g) {
     g.tabIndex = 0;
     g.focus({ preventScroll: rows.length > VIRTUAL_AT });
-    if (rows.length <= VIRTUAL_AT) g.querySelector('.tn-row').scrollIntoView({ block: 'nearest' });
+    if (rows.length <= VIRTUAL_AT) g.scrollIntoView({ block: 'nearest' });
   }
 }
 

@@ -6,7 +6,7 @@ export const VIEW_CSS = `
 :root {
   --row-h: ${ROW_HEIGHT_PX}px;
   --bg: #ffffff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --hover: #f3f6f9; --sel: #dbeafe;
-  --complete: #1a7f37; --error: #b42318; --running: #0b62c4; --started: #6e5a00;
+  --complete: #116329; --error: #b42318; --running: #0b62c4; --started: #6e5a00;
   --bar: #5b8def; --bar-open: #8fb0f5;
   font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; font-size: 13px;
   color: var(--fg); background: var(--bg);
@@ -40,9 +40,8 @@ header.tn-header h1 { font-size: 15px; margin: 0 0 4px 0; }
 .tn-part, .tn-children { margin: 0; padding: 0; }
 .tn-row { height: var(--row-h); border-bottom: 1px solid #eef1f4; cursor: default; white-space: nowrap; }
 .tn-row:hover { background: var(--hover); }
-.tn-part[aria-selected=true] > .tn-row { background: var(--sel); }
-.tn-part:focus { outline: none; }
-.tn-part:focus > .tn-row { outline: 2px solid var(--running); outline-offset: -2px; }
+.tn-row[aria-selected=true] { background: var(--sel); }
+.tn-row:focus { outline: 2px solid var(--running); outline-offset: -2px; }
 .tn-part[data-match=false] > .tn-row { opacity: .55; }
 .tn-toggle { color: var(--muted); text-align: center; cursor: pointer; user-select: none; }
 .tn-kind { display: flex; align-items: center; gap: 5px; overflow: hidden; }

@@ -41,7 +41,7 @@ var parts = [], byKey = new Map(), roots = [], rows = [], rowIndex = new Map();
 var sessionProvider = new Map();
 var hidden = { kind: new Set(), state: new Set(), provider: new Set() };
 var query = '', errorsOnly = false;
-var active = null, shown = null, rendered = new Map(), lastRange = '';
+var active = null, shown = null, rendered = new Map(), lastRange = '', win = { first: 0, last: 0, rows: -1 };
 var matchCount = 0, diagnostics = [], diagnosticsOmitted = 0;
 
 function fatal(message) {
@@ -264,12 +264,17 @@ function render(force) {
   var first = 0, last = rows.length;
   if (virtual) {
     var top = scroller.scrollTop, h = scroller.clientHeight || 600;
-    first = Math.max(0, Math.floor(top / ROW_H) - OVERSCAN);
-    last = Math.min(rows.length, Math.ceil((top + h) / ROW_H) + OVERSCAN);
+    var seeFirst = Math.floor(top / ROW_H), seeLast = Math.ceil((top + h) / ROW_H);
+    // While the viewport stays well inside the built window, nothing is rebuilt.
+    var margin = Math.floor(OVERSCAN / 3);
+    if (!force && win.rows === rows.length && seeFirst - margin >= win.first && seeLast + margin <= win.last) return;
+    first = Math.max(0, seeFirst - OVERSCAN);
+    last = Math.min(rows.length, seeLast + OVERSCAN);
   }
   var range = first + ':' + last + ':' + rows.length;
   if (!force && range === lastRange) return;
   lastRange = range;
+  win = { first: first, last: last, rows: rows.length };
   var hadFocus = document.activeElement && document.activeElement.getAttribute && document.activeElement.getAttribute('role') === 'treeitem';
   spacer.style.height = virtual ? rows.length * ROW_H + 'px' : '';
   tree.style.top = virtual ? first * ROW_H + 'px' : '0px';
@@ -595,6 +600,8 @@ relink();
 var liveStatus = data.live ? 'connecting' : '';
 refresh();
 document.body.setAttribute('data-ready', 'true');
+// For bench/view.ts: time from navigation start to the first full render.
+if (window.performance && performance.mark) performance.mark('toolnorm-view-ready');
 
 if (data.live) {
   var source = new EventSource('events');

@@ -38,7 +38,7 @@ header.tn-header h1 { font-size: 15px; margin: 0 0 4px 0; }
 .tn-spacer { position: relative; }
 .tn-window { position: absolute; left: 0; right: 0; top: 0; }
 .tn-part, .tn-children { margin: 0; padding: 0; }
-.tn-row { height: var(--row-h); border-bottom: 1px solid #eef1f4; cursor: default; white-space: nowrap; }
+.tn-row { height: var(--row-h); border-bottom: 1px solid #eef1f4; cursor: default; white-space: nowrap; contain: layout style; }
 .tn-row:hover { background: var(--hover); }
 .tn-row[aria-selected=true] { background: var(--sel); }
 .tn-row:focus { outline: 2px solid var(--running); outline-offset: -2px; }

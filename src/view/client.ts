@@ -614,7 +614,10 @@ if (data.live) {
       if (s.provider) sessionProvider.set(s.id, s.provider);
     });
     (msg.parts || []).forEach(upsert);
-    (msg.diagnostics || []).forEach(function (d) { diagnostics.push(d); });
+    if (msg.full) {
+      diagnostics = msg.diagnostics || [];
+      diagnosticsOmitted = msg.diagnosticsOmitted || 0;
+    } else (msg.diagnostics || []).forEach(function (d) { diagnostics.push(d); });
     relink();
     refresh();
     document.body.setAttribute('data-live-seq', String(msg.seq || 0));

@@ -56,6 +56,8 @@ export interface ViewOptions {
 interface SessionAcc {
   state: ToolSessionState;
   provider?: Provider;
+  /** Reducer diagnostics already taken into the view. */
+  diagnosticsTaken: number;
 }
 
 const keyOf = (session: string, partId: string) => `${session}\u0000${partId}`;
@@ -78,7 +80,7 @@ export class ViewBuilder {
   add(e: ToolEvent): { session: string; partId: string } {
     let acc = this.sessions.get(e.sessionId);
     if (!acc) {
-      acc = { state: emptySessionState(true) };
+      acc = { state: emptySessionState(true), diagnosticsTaken: 0 };
       this.sessions.set(e.sessionId, acc);
     }
     acc.provider ??= e.source?.provider;
@@ -93,9 +95,25 @@ export class ViewBuilder {
     if (this.diagnostics.length < (this.options.maxDiagnostics ?? 1000)) this.diagnostics.push(d);
   }
 
-  /** The reducer's own diagnostics (events for unknown parts, …); used when nothing upstream reported them. */
-  takeReducerDiagnostics(): void {
-    for (const acc of this.sessions.values()) for (const d of diagnosticsOf(acc.state)) this.addDiagnostic(d);
+  /**
+   * The reducer's own diagnostics (events for unknown parts, …) not taken yet, added to the
+   * view and returned; for stores, where nothing upstream reported them.
+   */
+  takeReducerDiagnostics(): Diagnostic[] {
+    const fresh: Diagnostic[] = [];
+    for (const acc of this.sessions.values()) {
+      if (acc.state.diagnosticCount === acc.diagnosticsTaken) continue;
+      const all = diagnosticsOf(acc.state);
+      fresh.push(...all.slice(acc.diagnosticsTaken));
+      acc.diagnosticsTaken = all.length;
+    }
+    for (const d of fresh) this.addDiagnostic(d);
+    return fresh;
+  }
+
+  /** What the page shows of the diagnostics: those kept, and how many more there were. */
+  diagnosticList(): { diagnostics: Diagnostic[]; diagnosticsOmitted: number } {
+    return { diagnostics: this.diagnostics, diagnosticsOmitted: this.diagnosticCount - this.diagnostics.length };
   }
 
   part(session: string, partId: string): ViewPart | undefined {
@@ -136,8 +154,7 @@ export class ViewBuilder {
       source,
       sessions: this.sessionList(),
       parts: this.parts(),
-      diagnostics: this.diagnostics,
-      diagnosticsOmitted: this.diagnosticCount - this.diagnostics.length,
+      ...this.diagnosticList(),
     };
     if (live) data.live = true;
     return data;

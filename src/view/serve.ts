@@ -29,7 +29,8 @@ export async function serveView(o: ServeOptions): Promise<void> {
   const clients = new Set<ServerResponse>();
   let seq = o.follow?.afterSeq ?? 0;
   const send = (res: ServerResponse, payload: unknown) => res.write(`event: view\ndata: ${scriptSafeJson(payload)}\n\n`);
-  const everything = () => ({ seq, sessions: o.builder.sessionList(), parts: o.builder.parts(), diagnostics: [] });
+  // `full`: the page replaces its diagnostics (a reconnect must not list them twice).
+  const everything = () => ({ seq, full: true, sessions: o.builder.sessionList(), parts: o.builder.parts(), ...o.builder.diagnosticList() });
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -66,8 +67,8 @@ export async function serveView(o: ServeOptions): Promise<void> {
 
   const follower = o.follow ? followLoop(o.follow, o.builder, o.signal, (changed, head) => {
     seq = head;
-    const diagnostics: never[] = [];
-    for (const res of clients) send(res, { seq, sessions: o.builder.sessionList(), parts: changed, diagnostics });
+    const diagnostics = o.builder.takeReducerDiagnostics();
+    for (const res of clients) send(res, { seq, full: false, sessions: o.builder.sessionList(), parts: changed, diagnostics });
   }) : Promise.resolve();
 
   await new Promise<void>((resolve) => {
@@ -94,7 +95,7 @@ async function followLoop(f: NonNullable<ServeOptions['follow']>, builder: ViewB
       if (p) parts.push(p);
     }
     touched.clear();
-    if (parts.length) changed(parts, head);
+    changed(parts, head);
   };
   for await (const e of followSession(f.store, f.sessionId, { fromSeq: f.afterSeq + 1, signal, pollMs: 250 })) {
     const t = builder.add(e);

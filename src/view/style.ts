@@ -2,7 +2,7 @@
 // request). Row height is fixed (--row-h) because the virtualized list positions rows by index.
 export const ROW_HEIGHT_PX = 28;
 
-export const VIEW_CSS = `
+export const VIEW_CSS: string = `
 :root {
   --row-h: ${ROW_HEIGHT_PX}px;
   --bg: #ffffff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --hover: #f3f6f9; --sel: #dbeafe;

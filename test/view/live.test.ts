@@ -97,7 +97,17 @@ describe.runIf(chromiumAvailable())('toolnorm view --serve --follow', () => {
     await write([completed('c', 1_900), completed('b', 2_000)]);
     await page.waitForSelector('[data-part-id=b][data-state=complete]');
     expect(await page.locator('[data-part-id=c]').getAttribute('data-state')).toBe('complete');
+    // A completion for a part never started: a placeholder part and the replay's diagnostic, live.
+    await write([completed('orphan', 2_100)]);
+    await page.waitForSelector('[data-part-id=orphan]');
+    expect(await page.locator('#tn-diags summary').textContent()).toBe('Diagnostics: 1');
+    expect(await page.locator('#tn-diags li').textContent()).toMatch(/^warning unknown_part .*tool\.completed for part orphan/);
     expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+    // A reload starts from the store again and lists the diagnostic once.
+    await page.reload();
+    await page.waitForFunction(() => /following/.test(document.getElementById('tn-facts').textContent));
+    expect(await page.locator('[data-part-id]').count()).toBe(4);
+    expect(await page.locator('#tn-diags li').count()).toBe(1);
     const urls = browser.requests.map((r) => r.url());
     expect(urls.every((u) => u.startsWith(url!))).toBe(true);
     expect(urls).toContain(`${url}events`);

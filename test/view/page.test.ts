@@ -29,6 +29,12 @@ function file(name: string, text: string): string {
 }
 
 describe('toolnorm view (page)', () => {
+  it('is listed by toolnorm --help and has its own --help', async () => {
+    expect((await cli(['--help'])).stdout).toMatch(/^  view +write a self-contained HTML timeline/m);
+    const help = await cli(['view', '--help']);
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('--serve --follow')]);
+  });
+
   it('usage errors exit 2 with the reason; unreadable inputs and stores exit 1', async () => {
     const usage = [
       [[], 'missing FILE'],

@@ -40,7 +40,13 @@ function pickAdapter(from: string, sample: string[], file: string): AdapterDefin
 export async function addInputs(builder: ViewBuilder, inputs: readonly Input[], options: FileSourceOptions = {}): Promise<{ unreadable: number }> {
   let pipeline: NormalizePipeline | undefined;
   let unreadable = 0;
-  const unreadableDiag = (name: string, err: unknown): Diagnostic => ({ severity: 'error', code: 'unreadable_input', message: `cannot read ${name}: ${(err as Error).message}`, source: { provider: pipeline?.definition.provider ?? 'executor', file: name } });
+  // Before the first input is read there is no provider to name, so no source then.
+  const unreadableDiag = (name: string, err: unknown): Diagnostic => ({
+    severity: 'error',
+    code: 'unreadable_input',
+    message: `cannot read ${name}: ${(err as Error).message}`,
+    ...(pipeline ? { source: { provider: pipeline.definition.provider, file: name } } : {}),
+  });
   for (const input of inputs) {
     let lines: AsyncGenerator<Line>;
     const buffered: Line[] = [];

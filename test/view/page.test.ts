@@ -66,6 +66,8 @@ describe('toolnorm view (page)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/wrote .*h\.html \(3 parts, \d+ bytes\)/);
     const data = embedded(readFileSync(out, 'utf8'));
+    const stdout = await cli(['view', join(TMP, 'h.events.jsonl'), '-o', '-']);
+    expect([stdout.code, stdout.stdout]).toEqual([0, readFileSync(out, 'utf8')]);
     const expected = collect(eventsAdapter, input);
     expect(data.parts.map((p) => p.ui)).toEqual(expected.parts.map((p) => toUiPart(p, { states: 'canonical' })));
     expect(data.parts.map((p) => p.error)).toEqual(expected.parts.map((p) => (p.state === 'error' ? p.error : undefined)));

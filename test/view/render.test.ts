@@ -26,16 +26,21 @@ const ms = (v: number | string | undefined) => Number(v ?? 0);
 const TMP = mkdtempSync(join(tmpdir(), 'toolnorm-view-'));
 
 interface Recording { name: string; files: string[] }
+const corpus = (...files: string[]) => files.map((f) => join(CORPUS, f));
+const CLAUDE_SUBAGENTS = corpus('claude/captured/transcript-2.1.332-all-tools.filtered.jsonl', 'claude/captured/transcript-2.1.332-subagent-agent-a9eb076ac095ef555.filtered.jsonl');
+/** No ACP agent recording is in the corpus: ACP frames are made from the Claude one by `normalize --to acp` (in beforeAll). */
+const ACP_FILE = join(TMP, 'claude-subagents.acp.jsonl');
 const RECORDINGS: Recording[] = [
-  { name: 'claude-subagents', files: ['claude/captured/transcript-2.1.332-all-tools.filtered.jsonl', 'claude/captured/transcript-2.1.332-subagent-agent-a9eb076ac095ef555.filtered.jsonl'] },
-  { name: 'claude-task-untimed', files: ['claude/public/orchestrator-streamjson-2.1.6-task-explore.jsonl'] },
-  { name: 'codex', files: ['codex/captured/exec_tools_plan.jsonl'] },
-  { name: 'opencode', files: ['opencode/captured/run1/run.jsonl'] },
+  { name: 'claude-subagents', files: CLAUDE_SUBAGENTS },
+  { name: 'claude-task-untimed', files: corpus('claude/public/orchestrator-streamjson-2.1.6-task-explore.jsonl') },
+  { name: 'codex', files: corpus('codex/captured/exec_tools_plan.jsonl') },
+  { name: 'opencode', files: corpus('opencode/captured/run1/run.jsonl') },
+  { name: 'acp-from-claude', files: [ACP_FILE] },
 ];
 
 /** The parts the library itself makes of a recording. */
 function expectedParts(files: string[]): NormalizedToolPart[] {
-  const inputs = files.map((f) => ({ name: f, text: readFileSync(join(CORPUS, f), 'utf8') }));
+  const inputs = files.map((f) => ({ name: f, text: readFileSync(f, 'utf8') }));
   const adapter = detectAdapter({ lines: inputs[0]!.text.split('\n').filter((l) => l.trim()).slice(0, 20), file: files[0] })!.adapter;
   return collect(adapter, inputs).parts;
 }
@@ -55,7 +60,10 @@ describe.runIf(run)('toolnorm view in Chromium', () => {
   const pages: Record<string, string> = {};
   beforeAll(async () => {
     browser = await launch();
-    for (const r of RECORDINGS) pages[r.name] = await writeView(r.name, r.files.map((f) => join(CORPUS, f)));
+    const acp = await cli(['normalize', '--to', 'acp', ...CLAUDE_SUBAGENTS]);
+    expect(acp.code, acp.stderr).toBe(0);
+    writeFileSync(ACP_FILE, acp.stdout);
+    for (const r of RECORDINGS) pages[r.name] = await writeView(r.name, r.files);
   });
   afterAll(async () => {
     await browser?.close();
@@ -103,7 +111,7 @@ describe.runIf(run)('toolnorm view in Chromium', () => {
   }
 
   it('parallel calls overlap on the timeline, and bars follow startedAt and completedAt', async () => {
-    const expected = expectedParts(['opencode/captured/run1/run.jsonl']);
+    const expected = expectedParts(corpus('opencode/captured/run1/run.jsonl'));
     const page = await browser.page();
     await openView(page, pages.opencode!);
     const boxes = new Map<string, { x: number; w: number }>();
@@ -133,7 +141,7 @@ describe.runIf(run)('toolnorm view in Chromium', () => {
   });
 
   it('kind, state, provider, search and errors-only filters change the visible count', async () => {
-    const expected = expectedParts(['claude/public/orchestrator-streamjson-2.1.6-task-explore.jsonl']);
+    const expected = expectedParts(corpus('claude/public/orchestrator-streamjson-2.1.6-task-explore.jsonl'));
     const page = await browser.page();
     await openView(page, pages['claude-task-untimed']!);
     const matchingEls = () => page.locator('[data-part-id][data-match=true]').count();
@@ -176,7 +184,7 @@ describe.runIf(run)('toolnorm view in Chromium', () => {
   });
 
   it('collapse and expand a subagent, by mouse and by keyboard', async () => {
-    const expected = expectedParts(['claude/public/orchestrator-streamjson-2.1.6-task-explore.jsonl']);
+    const expected = expectedParts(corpus('claude/public/orchestrator-streamjson-2.1.6-task-explore.jsonl'));
     const parent = expected.find((p) => p.kind === 'subagent')!;
     const children = expected.filter((p) => p.metadata?.parentId === parent.id).length;
     expect(children).toBeGreaterThan(0);
@@ -240,7 +248,7 @@ describe.runIf(run)('toolnorm view in Chromium', () => {
   });
 
   it('details show input, output, error, timing and metadata as pretty JSON', async () => {
-    const expected = expectedParts(['opencode/captured/run1/run.jsonl']);
+    const expected = expectedParts(corpus('opencode/captured/run1/run.jsonl'));
     const failed = expected.find((p) => p.state === 'error')!;
     const done = expected.find((p) => p.state === 'complete' && 'output' in p)! as NormalizedToolPart & { output: unknown };
     const page = await browser.page();

@@ -113,12 +113,13 @@ function upsert(vp) {
 function relink() {
   roots = [];
   var i, p;
-  for (i = 0; i < parts.length; i++) parts[i].children = [];
+  for (i = 0; i < parts.length; i++) { parts[i].children = []; parts[i].parent = null; }
   for (i = 0; i < parts.length; i++) {
     p = parts[i];
     var m = p.v.ui.metadata;
     var par = m && typeof m.parentId === 'string' ? byKey.get(keyOf(p.v.session, m.parentId)) : undefined;
-    // A parent chain that loops back (bad input) is cut: the part stays at the top level.
+    // A parent chain that loops back (bad input) is cut where it closes: the last part of the
+    // loop to be linked stays at the top level, so every part of it is still shown.
     for (var a = par, steps = 0; a && steps <= parts.length; a = a.parent, steps++) if (a === p) { par = undefined; break; }
     p.parent = par || null;
     (par ? par.children : roots).push(p);

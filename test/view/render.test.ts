@@ -14,7 +14,7 @@ import type { NormalizedToolPart } from '../../src/contract/index.js';
 import { CORPUS, corpusAvailable } from '../helpers/corpus.js';
 import { cli } from '../helpers/cli.js';
 import { chromiumAvailable, launch, openView, screenshot, type Browser } from './browser.js';
-import { HOSTILE, compressibleEvents, hostileEvents, ndjson } from './sessions.js';
+import { HOSTILE, compressibleEvents, hostileEvents, loopEvents, ndjson } from './sessions.js';
 
 // Only inside page.evaluate callbacks, which run in the browser (the project has no DOM types).
 declare const document: any;
@@ -329,6 +329,18 @@ describe.runIf(run)('toolnorm view in Chromium', () => {
     }));
     expect(dom).toEqual({ pwned: null, scripts: 2, injected: 0 });
     expect(dialogs).toEqual([]);
+    await page.close();
+  });
+
+  it('a loop of parentIds is cut once: every part of it is still shown, nested', async () => {
+    const file = join(TMP, 'loop.events.jsonl');
+    writeFileSync(file, ndjson(loopEvents()));
+    const out = await writeView('loop', [file]);
+    const page = await browser.page();
+    await openView(page, out);
+    const seen = await page.$$eval('[data-part-id]', (els) => els.map((e) => [e.getAttribute('data-part-id'), e.getAttribute('data-parent-id')]));
+    // c is linked last, so it closes the loop and stays at the top: c > a > b, then d.
+    expect(seen).toEqual([['c', null], ['a', 'c'], ['b', 'a'], ['d', null]]);
     await page.close();
   });
 

@@ -71,3 +71,13 @@ export function largeSessionEvents(count: number): ToolEvent[] {
 }
 
 export const ndjson = (events: readonly unknown[]) => events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+
+/** Three parts whose parentIds form a loop (bad input), and one outside it. */
+export function loopEvents(): ToolEvent[] {
+  const s = { sessionId: 'sess-loop' };
+  const part = (id: string, parentId: string | undefined, at: number): ToolEvent[] => [
+    { type: 'tool.started', ...s, partId: id, at, source: src(at), name: 'Task', kind: 'subagent', title: `Part ${id}`, input: {}, metadata: { provider: 'claude', ...(parentId ? { parentId } : {}) } },
+    { type: 'tool.completed', ...s, partId: id, at: at + 1, source: src(at + 1), output: { text: id } },
+  ] as ToolEvent[];
+  return [...part('a', 'c', 10), ...part('b', 'a', 20), ...part('c', 'b', 30), ...part('d', undefined, 40)];
+}

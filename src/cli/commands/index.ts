@@ -5,5 +5,6 @@ import { execCommand } from './exec.js';
 import { compressCommand } from './compress.js';
 import { replayCommand } from './replay.js';
 import { sessionsCommand } from './sessions.js';
+import { viewCommand } from './view.js';
 
-export const COMMANDS: readonly Command[] = [normalizeCommand, execCommand, compressCommand, replayCommand, sessionsCommand];
+export const COMMANDS: readonly Command[] = [normalizeCommand, execCommand, compressCommand, replayCommand, sessionsCommand, viewCommand];

@@ -18,6 +18,15 @@ function timeOf(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
 
+/** ACP's own methods (client and agent side, and `_`-prefixed extensions). */
+const ACP_METHOD = /^(?:initialize|authenticate|(?:session|fs|terminal)\/.+|_.+)$/;
+
+/** An ACP JSON-RPC message: one of ACP's methods, or a response (ACP always sends `jsonrpc`). */
+function isAcpTraffic(m: Obj): boolean {
+  if (typeof m.method === 'string') return ACP_METHOD.test(m.method);
+  return m.jsonrpc === '2.0' && m.id !== undefined && ('result' in m || 'error' in m);
+}
+
 export const acpAdapter: AdapterDefinition = {
   id: 'acp',
   provider: 'acp',
@@ -124,7 +133,9 @@ export const acpAdapter: AdapterDefinition = {
           applyUpdate(call.merged.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: call.merged.toolCallId }, pos, { approval });
           return;
         }
-        // Other JSON-RPC traffic (initialize, prompts, responses) carries no tool calls.
+        // Other ACP traffic (initialize, prompts, responses) carries no tool calls; anything else
+        // (a Claude line, a Codex app-server method) is not this format.
+        if (!isAcpTraffic(m)) out.unrecognized(pos);
       },
       end() {},
     };

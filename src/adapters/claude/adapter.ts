@@ -141,7 +141,7 @@ export class ClaudeReader implements Adapter {
     if (QUIET_TYPES.has(type) || type.startsWith('api-request')) return;
     if ('tool_use_id' in line || 'toolUseID' in line || text.includes('"tool_use"')) {
       this.out.diagnostic('unknown_event', `line ${pos.line}: Claude Code message type "${type}" is not known to this adapter and may carry tool data; it was skipped`, pos, { excerpt: text.slice(0, 200) });
-    }
+    } else this.out.unrecognized(pos);
   }
 
   end(): void {

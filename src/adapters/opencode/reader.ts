@@ -141,7 +141,8 @@ export class OpenCodeReader implements BusTarget {
     if (type && RUN_LINE_TYPES.has(type) && !('properties' in o)) return this.runLine(o, type, pos);
     if (type && ('properties' in o || type.includes('.'))) return this.busEvent(o, type, pos, {});
     if (type === 'tool') return this.part(o, undefined, { pos });
-    if (type) return; // a well-formed record of a type with no tool data
+    // A typed record of none of OpenCode's forms (a Claude or Codex line, say): not this format.
+    if (type) return this.out.unrecognized(pos);
     this.out.malformed(JSON.stringify(o), 'a JSON object that is not an OpenCode event, run line, export or message', pos);
   }
 

@@ -33,6 +33,11 @@ export class EventEmitterFor {
     this.sink.diagnostic({ severity: 'warning', code, message, source: this.source(pos), ...extra });
   }
 
+  /** The line is well-formed but not this format; the pipeline reports such lines once per file. */
+  unrecognized(pos: InputPosition): void {
+    this.sink.unrecognized?.(pos);
+  }
+
   /** A line that could not be read as the format: counted as malformed in `--summary`. */
   malformed(text: string, reason: string, pos: InputPosition): void {
     this.sink.diagnostic({ severity: 'error', code: 'malformed_line', message: `line ${pos.line}: ${reason}`, source: this.source(pos), excerpt: excerpt(text) });

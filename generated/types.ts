@@ -922,9 +922,9 @@ export interface ToolStartedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -965,9 +965,9 @@ export interface ToolInputDeltaEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -998,9 +998,9 @@ export interface ToolUpdatedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1041,9 +1041,9 @@ export interface ToolProgressEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1083,9 +1083,9 @@ export interface ToolCompletedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1121,9 +1121,9 @@ export interface ToolFailedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1156,9 +1156,9 @@ export interface ToolOutputCompressedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1190,9 +1190,9 @@ export interface ToolFileMutatedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1220,9 +1220,9 @@ export interface ToolPolicyAssessedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */

@@ -45,14 +45,15 @@ export const acpAdapter: AdapterDefinition = {
   },
   create(sink, options) {
     const out = new EventEmitterFor(sink, 'acp');
-    const clock = options.clock ?? (() => 0);
+    // Without an explicit clock, a frame with no time of its own has none (never invented).
+    const clock: () => number | undefined = options.clock ?? (() => undefined);
     const calls = new Map<string, { merged: MergedCall; part: NormalizedToolPart }>();
     const terminal: string[] = [];
     /** JSON-RPC id of a permission request → the call it is about. */
     const permissions = new Map<string | number, { key: string; options: Obj[] }>();
 
     const emitTransition = (key: string, merged: MergedCall, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
-      const env = (at: number) => ({ sessionId: merged.sessionId, partId: part.id, at, pos });
+      const env = (at: number | undefined) => ({ sessionId: merged.sessionId, partId: part.id, at, pos });
       const startedAt = timeOf(part.timing?.startedAt) ?? clock();
       const endedAt = timeOf(part.timing?.completedAt) ?? clock();
       const elapsed = part.timing?.elapsedMs;

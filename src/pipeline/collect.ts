@@ -45,7 +45,7 @@ export function collect(
   const diagnostics: Diagnostic[] = [];
   const instance = adapter.create(
     { event: (e) => events.push(e), diagnostic: (d) => diagnostics.push(d) },
-    { clock: () => 0, ...options },
+    options,
   );
   let inputLines = 0;
   for (const file of files) {

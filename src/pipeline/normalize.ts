@@ -317,7 +317,7 @@ export class NormalizePipeline {
     // compressed view never sends the full output first. The derived event is recorded like any other.
     if (e.type === 'tool.completed' && this.options.compressor) {
       const record = session.state.parts.get(e.partId)!;
-      const derived = this.options.compressor.compressPart(projectPart(record), { sessionId: e.sessionId, provider: e.source.provider, at: e.at, ...(e.seq !== undefined ? { seq: e.seq } : {}) });
+      const derived = this.options.compressor.compressPart(projectPart(record), { sessionId: e.sessionId, provider: e.source.provider, ...(e.at !== undefined ? { at: e.at } : {}), ...(e.seq !== undefined ? { seq: e.seq } : {}) });
       if (derived && !issuesOfToolEvent(derived).length) this.apply(session, derived);
     }
     const after = session.state.parts.get(e.partId)!;

@@ -146,7 +146,7 @@ describe.each(targets)('CLI with a $name store', (target) => {
     const stored = await cli(['replay', '--store', url, '--session', 'beta', '--to', 'events']);
     expect(stored.json).toEqual(events.filter((e) => e.sessionId === 'beta').map((e, i) => ({ ...e, seq: i + 1 })));
 
-    const changed = events.map((e, i) => (i === 2500 ? { ...e, at: e.at + 1 } : e));
+    const changed = events.map((e, i) => (i === 2500 ? { ...e, at: e.at! + 1 } : e));
     const refused = await cli(['normalize', '--from', 'events', '--store', url, '--quiet', writeEvents('changed.jsonl', [...changed, ...eventsRange(changed[2500]!.sessionId, 500, 510)])]);
     expect(refused.code).toBe(1);
     // The store and the cause are named; it is never "cannot read" the input.

@@ -31,10 +31,11 @@ export class OpenCodeReader implements BusTarget {
   private doc: { text: string; pos: InputPosition }[] = [];
   private readonly recent = new RecentIds();
   private readonly filter: HeadFilter;
-  private readonly clock: () => number;
+  private readonly clock: () => number | undefined;
 
   constructor(private readonly out: EventEmitterFor, private readonly options: AdapterOptions) {
-    this.clock = options.clock ?? (() => 0);
+    // Without an explicit clock, an event with no time of its own has none (never invented).
+    this.clock = options.clock ?? (() => undefined);
     this.calls = new Calls(out, new ToolNames(options.mcpServers ?? []), { clock: this.clock, cwd: options.cwd });
     this.filter = new HeadFilter(this.recent, this.calls.sessions);
     this.sse = this.newFramer();

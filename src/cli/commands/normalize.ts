@@ -39,7 +39,8 @@ Options:
   --session ID        session id for inputs that carry none
   --cwd DIR           session working directory for titles, when the input does not say
   --mcp-server NAME   a known MCP server name (repeatable), to split <server>_<tool> names
-  --clock zero|wall   time for lines without a timestamp: 0 (deterministic, default) or now
+  --clock none|zero|wall   time for lines without a timestamp: none (default: such events have no
+                      \`at\` and their parts no invented timing), 0, or the wall clock
   --max-line-bytes N  skip longer lines unread, each with a line_too_large diagnostic (default
                       128MiB; suffixes KiB, MiB, GiB)
   --output full|compressed   full outputs (default), or compress big outputs with the default specs
@@ -100,7 +101,7 @@ export const normalizeCommand: Command = {
         session: { type: 'string' },
         cwd: { type: 'string' },
         'mcp-server': { type: 'string', multiple: true },
-        clock: { type: 'string', default: 'zero' },
+        clock: { type: 'string', default: 'none' },
         output: { type: 'string', default: 'full' },
         'ui-states': { type: 'string', default: 'legacy' },
         store: { type: 'string' },
@@ -111,7 +112,7 @@ export const normalizeCommand: Command = {
     const v = parsed.values;
     const to = v.to as OutputFormat;
     if (!FORMATS.includes(to)) throw new UsageError(`unknown --to "${v.to}"; expected ${FORMATS.join(', ')}`);
-    if (v.clock !== 'zero' && v.clock !== 'wall') throw new UsageError('--clock must be zero or wall');
+    if (v.clock !== 'none' && v.clock !== 'zero' && v.clock !== 'wall') throw new UsageError('--clock must be none, zero or wall');
     if (v.output !== 'full' && v.output !== 'compressed') throw new UsageError('--output must be full or compressed');
     if (v['ui-states'] !== 'legacy' && v['ui-states'] !== 'canonical') throw new UsageError('--ui-states must be legacy or canonical');
 
@@ -148,7 +149,8 @@ export const normalizeCommand: Command = {
       sessionId: v.session,
       cwd: v.cwd,
       mcpServers: v['mcp-server'],
-      clock: v.clock === 'wall' ? Date.now : () => 0,
+      // Only an explicit --clock supplies times the input does not carry.
+      ...(v.clock === 'wall' ? { clock: Date.now } : v.clock === 'zero' ? { clock: () => 0 } : {}),
       output: v.output as 'full' | 'compressed',
       uiStates: v['ui-states'] as 'legacy' | 'canonical',
       ...(v.output === 'compressed' ? { compressor: new DeclarativeCompressor() } : {}),

@@ -12,6 +12,7 @@ import type { ToolOutputCompressor } from '../compress/types.js';
 import { BoundedSet } from '../events/bounded.js';
 
 const RETIRED_WINDOW = 100_000;
+const QUEUE_COMPACT_AT = 256;
 const NON_BLANK = /\S/;
 
 /** Per input file: how its lines were taken, for the file's `unrecognized_*` diagnostic. */
@@ -28,7 +29,6 @@ interface FileAccount {
 }
 
 const newAccount = (name: string): FileAccount => ({ name, recognized: 0, unrecognized: 0, firstUnrecognized: 0, reported: 0, tooLarge: 0 });
-const QUEUE_COMPACT_AT = 256;
 
 export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui';
 
@@ -51,8 +51,8 @@ export interface NormalizeOptions extends AdapterOptions, ReducerOptions {
 }
 
 export interface Summary {
+  /** Every input line is one of three: `inputLines = eventLines + noToolDataLines + diagnosticLines`. */
   inputLines: number;
-  /** The account of every input line: `inputLines = eventLines + noToolDataLines + diagnosticLines`. */
   /** Lines that produced at least one event. */
   eventLines: number;
   /** Lines read as the format that carry no tool data (messages, bookkeeping, blank lines). */

@@ -14,7 +14,7 @@ export async function run(args: string[]): Promise<void> {
   let parts = 0;
   let sink = 0;
   const t = interleaved({
-    parse: () => { for (const l of lines) sink += (JSON.parse(l) as ToolEvent).at; },
+    parse: () => { for (const l of lines) sink += (JSON.parse(l) as ToolEvent).at ?? 0; },
     parseAndReduce: () => {
       const sessions = new Map<string, ToolSessionState>();
       for (const l of lines) {

@@ -1013,9 +1013,9 @@ export interface ToolStartedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1056,9 +1056,9 @@ export interface ToolInputDeltaEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1089,9 +1089,9 @@ export interface ToolUpdatedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1132,9 +1132,9 @@ export interface ToolProgressEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1174,9 +1174,9 @@ export interface ToolCompletedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1212,9 +1212,9 @@ export interface ToolFailedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1247,9 +1247,9 @@ export interface ToolOutputCompressedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1281,9 +1281,9 @@ export interface ToolFileMutatedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */
@@ -1311,9 +1311,9 @@ export interface ToolPolicyAssessedEvent {
    */
   partId: string;
   /**
-   * When it happened, epoch milliseconds: from the provider when given, else from the injected clock.
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
    */
-  at: number;
+  at?: number;
   /**
    * Position in the session stream, assigned by the store on append.
    */

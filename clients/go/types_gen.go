@@ -1776,9 +1776,9 @@ type ToolStartedEvent struct {
 	// Part the event is about; stable for the whole lifecycle.
 	PartID string `json:"partId"`
 
-	// When it happened, epoch milliseconds: from the provider when given, else from the injected
-	// clock.
-	At float64 `json:"at"`
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
 
 	// Position in the session stream, assigned by the store on append.
 	Seq *int64 `json:"seq,omitempty"`
@@ -1799,7 +1799,7 @@ type ToolStartedEvent struct {
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
 }
 
-var toolStartedEventShape = objectShape{name: "ToolStartedEvent", consts: [][2]string{{"type", `"tool.started"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "name", "kind", "title", "input", "metadata"}, required: []string{"sessionId", "partId", "at", "source", "name", "kind", "title"}, open: false}
+var toolStartedEventShape = objectShape{name: "ToolStartedEvent", consts: [][2]string{{"type", `"tool.started"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "name", "kind", "title", "input", "metadata"}, required: []string{"sessionId", "partId", "source", "name", "kind", "title"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolStartedEvent) UnmarshalJSON(data []byte) error {
@@ -1833,9 +1833,9 @@ type ToolInputDeltaEvent struct {
 	// Part the event is about; stable for the whole lifecycle.
 	PartID string `json:"partId"`
 
-	// When it happened, epoch milliseconds: from the provider when given, else from the injected
-	// clock.
-	At float64 `json:"at"`
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
 
 	// Position in the session stream, assigned by the store on append.
 	Seq *int64 `json:"seq,omitempty"`
@@ -1846,7 +1846,7 @@ type ToolInputDeltaEvent struct {
 	Delta string `json:"delta"`
 }
 
-var toolInputDeltaEventShape = objectShape{name: "ToolInputDeltaEvent", consts: [][2]string{{"type", `"tool.input.delta"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "delta"}, required: []string{"sessionId", "partId", "at", "source", "delta"}, open: false}
+var toolInputDeltaEventShape = objectShape{name: "ToolInputDeltaEvent", consts: [][2]string{{"type", `"tool.input.delta"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "delta"}, required: []string{"sessionId", "partId", "source", "delta"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolInputDeltaEvent) UnmarshalJSON(data []byte) error {
@@ -1880,9 +1880,9 @@ type ToolUpdatedEvent struct {
 	// Part the event is about; stable for the whole lifecycle.
 	PartID string `json:"partId"`
 
-	// When it happened, epoch milliseconds: from the provider when given, else from the injected
-	// clock.
-	At float64 `json:"at"`
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
 
 	// Position in the session stream, assigned by the store on append.
 	Seq *int64 `json:"seq,omitempty"`
@@ -1903,7 +1903,7 @@ type ToolUpdatedEvent struct {
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
 }
 
-var toolUpdatedEventShape = objectShape{name: "ToolUpdatedEvent", consts: [][2]string{{"type", `"tool.updated"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "name", "kind", "title", "input", "metadata"}, required: []string{"sessionId", "partId", "at", "source"}, open: false}
+var toolUpdatedEventShape = objectShape{name: "ToolUpdatedEvent", consts: [][2]string{{"type", `"tool.updated"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "name", "kind", "title", "input", "metadata"}, required: []string{"sessionId", "partId", "source"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolUpdatedEvent) UnmarshalJSON(data []byte) error {
@@ -1937,9 +1937,9 @@ type ToolProgressEvent struct {
 	// Part the event is about; stable for the whole lifecycle.
 	PartID string `json:"partId"`
 
-	// When it happened, epoch milliseconds: from the provider when given, else from the injected
-	// clock.
-	At float64 `json:"at"`
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
 
 	// Position in the session stream, assigned by the store on append.
 	Seq *int64 `json:"seq,omitempty"`
@@ -1958,7 +1958,7 @@ type ToolProgressEvent struct {
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
 }
 
-var toolProgressEventShape = objectShape{name: "ToolProgressEvent", consts: [][2]string{{"type", `"tool.progress"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "message", "outputDelta", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "at", "source"}, open: false}
+var toolProgressEventShape = objectShape{name: "ToolProgressEvent", consts: [][2]string{{"type", `"tool.progress"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "message", "outputDelta", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "source"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolProgressEvent) UnmarshalJSON(data []byte) error {
@@ -1991,9 +1991,9 @@ type ToolCompletedEvent struct {
 	// Part the event is about; stable for the whole lifecycle.
 	PartID string `json:"partId"`
 
-	// When it happened, epoch milliseconds: from the provider when given, else from the injected
-	// clock.
-	At float64 `json:"at"`
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
 
 	// Position in the session stream, assigned by the store on append.
 	Seq *int64 `json:"seq,omitempty"`
@@ -2009,7 +2009,7 @@ type ToolCompletedEvent struct {
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
 }
 
-var toolCompletedEventShape = objectShape{name: "ToolCompletedEvent", consts: [][2]string{{"type", `"tool.completed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "output", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "at", "source"}, open: false}
+var toolCompletedEventShape = objectShape{name: "ToolCompletedEvent", consts: [][2]string{{"type", `"tool.completed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "output", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "source"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolCompletedEvent) UnmarshalJSON(data []byte) error {
@@ -2042,9 +2042,9 @@ type ToolFailedEvent struct {
 	// Part the event is about; stable for the whole lifecycle.
 	PartID string `json:"partId"`
 
-	// When it happened, epoch milliseconds: from the provider when given, else from the injected
-	// clock.
-	At float64 `json:"at"`
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
 
 	// Position in the session stream, assigned by the store on append.
 	Seq *int64 `json:"seq,omitempty"`
@@ -2059,7 +2059,7 @@ type ToolFailedEvent struct {
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
 }
 
-var toolFailedEventShape = objectShape{name: "ToolFailedEvent", consts: [][2]string{{"type", `"tool.failed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "error", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "at", "source", "error"}, open: false}
+var toolFailedEventShape = objectShape{name: "ToolFailedEvent", consts: [][2]string{{"type", `"tool.failed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "error", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "source", "error"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolFailedEvent) UnmarshalJSON(data []byte) error {
@@ -2093,9 +2093,9 @@ type ToolOutputCompressedEvent struct {
 	// Part the event is about; stable for the whole lifecycle.
 	PartID string `json:"partId"`
 
-	// When it happened, epoch milliseconds: from the provider when given, else from the injected
-	// clock.
-	At float64 `json:"at"`
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
 
 	// Position in the session stream, assigned by the store on append.
 	Seq *int64 `json:"seq,omitempty"`
@@ -2108,7 +2108,7 @@ type ToolOutputCompressedEvent struct {
 	Compression CompressionRecord `json:"compression"`
 }
 
-var toolOutputCompressedEventShape = objectShape{name: "ToolOutputCompressedEvent", consts: [][2]string{{"type", `"tool.output.compressed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "output", "compression"}, required: []string{"sessionId", "partId", "at", "source", "output", "compression"}, open: false}
+var toolOutputCompressedEventShape = objectShape{name: "ToolOutputCompressedEvent", consts: [][2]string{{"type", `"tool.output.compressed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "output", "compression"}, required: []string{"sessionId", "partId", "source", "output", "compression"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolOutputCompressedEvent) UnmarshalJSON(data []byte) error {
@@ -2141,9 +2141,9 @@ type ToolFileMutatedEvent struct {
 	// Part the event is about; stable for the whole lifecycle.
 	PartID string `json:"partId"`
 
-	// When it happened, epoch milliseconds: from the provider when given, else from the injected
-	// clock.
-	At float64 `json:"at"`
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
 
 	// Position in the session stream, assigned by the store on append.
 	Seq *int64 `json:"seq,omitempty"`
@@ -2153,7 +2153,7 @@ type ToolFileMutatedEvent struct {
 	Mutation FileMutationRecord `json:"mutation"`
 }
 
-var toolFileMutatedEventShape = objectShape{name: "ToolFileMutatedEvent", consts: [][2]string{{"type", `"tool.file.mutated"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "mutation"}, required: []string{"sessionId", "partId", "at", "source", "mutation"}, open: false}
+var toolFileMutatedEventShape = objectShape{name: "ToolFileMutatedEvent", consts: [][2]string{{"type", `"tool.file.mutated"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "mutation"}, required: []string{"sessionId", "partId", "source", "mutation"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolFileMutatedEvent) UnmarshalJSON(data []byte) error {
@@ -2187,9 +2187,9 @@ type ToolPolicyAssessedEvent struct {
 	// Part the event is about; stable for the whole lifecycle.
 	PartID string `json:"partId"`
 
-	// When it happened, epoch milliseconds: from the provider when given, else from the injected
-	// clock.
-	At float64 `json:"at"`
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
 
 	// Position in the session stream, assigned by the store on append.
 	Seq *int64 `json:"seq,omitempty"`
@@ -2199,7 +2199,7 @@ type ToolPolicyAssessedEvent struct {
 	Assessment ToolCallAssessmentRecord `json:"assessment"`
 }
 
-var toolPolicyAssessedEventShape = objectShape{name: "ToolPolicyAssessedEvent", consts: [][2]string{{"type", `"tool.policy.assessed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "assessment"}, required: []string{"sessionId", "partId", "at", "source", "assessment"}, open: false}
+var toolPolicyAssessedEventShape = objectShape{name: "ToolPolicyAssessedEvent", consts: [][2]string{{"type", `"tool.policy.assessed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "assessment"}, required: []string{"sessionId", "partId", "source", "assessment"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolPolicyAssessedEvent) UnmarshalJSON(data []byte) error {

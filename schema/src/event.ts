@@ -16,7 +16,7 @@ export const EventSource = def('EventSource', Type.Object({
 const envelope = {
   sessionId: NonEmpty('Session (stream) the event belongs to.'),
   partId: NonEmpty('Part the event is about; stable for the whole lifecycle.'),
-  at: EpochMs('When it happened, epoch milliseconds: from the provider when given, else from the injected clock.'),
+  at: Type.Optional(EpochMs('When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.')),
   seq: Type.Optional(Count('Position in the session stream, assigned by the store on append.')),
   source: EventSource,
 };

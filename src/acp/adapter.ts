@@ -18,6 +18,15 @@ function timeOf(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
 
+/** ACP's own methods (client and agent side, and `_`-prefixed extensions). */
+const ACP_METHOD = /^(?:initialize|authenticate|(?:session|fs|terminal)\/.+|_.+)$/;
+
+/** An ACP JSON-RPC message: one of ACP's methods, or a response (ACP always sends `jsonrpc`). */
+function isAcpTraffic(m: Obj): boolean {
+  if (typeof m.method === 'string') return ACP_METHOD.test(m.method);
+  return m.jsonrpc === '2.0' && m.id !== undefined && ('result' in m || 'error' in m);
+}
+
 export const acpAdapter: AdapterDefinition = {
   id: 'acp',
   provider: 'acp',
@@ -36,14 +45,15 @@ export const acpAdapter: AdapterDefinition = {
   },
   create(sink, options) {
     const out = new EventEmitterFor(sink, 'acp');
-    const clock = options.clock ?? (() => 0);
+    // Without an explicit clock, a frame with no time of its own has none (never invented).
+    const clock: () => number | undefined = options.clock ?? (() => undefined);
     const calls = new Map<string, { merged: MergedCall; part: NormalizedToolPart }>();
     const terminal: string[] = [];
     /** JSON-RPC id of a permission request → the call it is about. */
     const permissions = new Map<string | number, { key: string; options: Obj[] }>();
 
     const emitTransition = (key: string, merged: MergedCall, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
-      const env = (at: number) => ({ sessionId: merged.sessionId, partId: part.id, at, pos });
+      const env = (at: number | undefined) => ({ sessionId: merged.sessionId, partId: part.id, at, pos });
       const startedAt = timeOf(part.timing?.startedAt) ?? clock();
       const endedAt = timeOf(part.timing?.completedAt) ?? clock();
       const elapsed = part.timing?.elapsedMs;
@@ -124,7 +134,9 @@ export const acpAdapter: AdapterDefinition = {
           applyUpdate(call.merged.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: call.merged.toolCallId }, pos, { approval });
           return;
         }
-        // Other JSON-RPC traffic (initialize, prompts, responses) carries no tool calls.
+        // Other ACP traffic (initialize, prompts, responses) carries no tool calls; anything else
+        // (a Claude line, a Codex app-server method) is not this format.
+        if (!isAcpTraffic(m)) out.unrecognized(pos);
       },
       end() {},
     };

@@ -41,7 +41,7 @@ interface View {
 interface Sent {
   view: View;
   snapshotBytes: number;
-  snapshotAt: number;
+  snapshotAt?: number;
 }
 
 const META_KEYS = ['toolName', 'kind', 'state', 'title', 'output', 'error', 'timing', 'metadata'] as const;
@@ -130,11 +130,11 @@ export class AcpEncoder {
     let snapshotBytes = prev?.snapshotBytes ?? 0;
     let snapshotAt = prev?.snapshotAt ?? record.startedAt;
     if (record.streamed && (part.state === 'running' || part.state === 'started')) {
-      const due = !prev || snapshotBytes === 0 || record.streamed.bytes - snapshotBytes >= this.opts.snapshotEveryBytes || record.lastAt - snapshotAt >= this.opts.snapshotEveryMs;
+      const due = !prev || snapshotBytes === 0 || record.streamed.bytes - snapshotBytes >= this.opts.snapshotEveryBytes || (record.lastAt !== undefined && snapshotAt !== undefined && record.lastAt - snapshotAt >= this.opts.snapshotEveryMs);
       if (due) {
         tail = record.streamed.tail.slice(-this.opts.snapshotChars);
         snapshotBytes = record.streamed.bytes;
-        snapshotAt = record.lastAt;
+        snapshotAt = record.lastAt ?? snapshotAt;
       } else {
         // Not due: keep showing the previous snapshot rather than re-sending.
         tail = prev ? undefined : record.streamed.tail.slice(-this.opts.snapshotChars);

@@ -15,6 +15,12 @@ export interface InputPosition {
 export interface AdapterSink {
   event(event: ToolEvent): void;
   diagnostic(diagnostic: Diagnostic): void;
+  /**
+   * The current line is not this adapter's format (e.g. a Codex line given to the Claude adapter),
+   * and it was skipped without a diagnostic of its own. The pipeline accounts for such lines: one
+   * diagnostic per file says how many there were, so a wrong `--from` is never silent.
+   */
+  unrecognized?(pos: InputPosition): void;
 }
 
 export interface AdapterOptions {

@@ -9,6 +9,8 @@ export interface Input {
   /** As the user named it (or relative to the named directory), never an absolute machine path. */
   name: string;
   size?: number;
+  /** Found by expanding a directory (not named by the user): skipped with a diagnostic when it is not a recording. */
+  inDirectory?: boolean;
   open(): Readable;
 }
 
@@ -18,7 +20,7 @@ function expandDir(dir: string, shown: string): Input[] {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.name.startsWith('.')) continue;
     if (entry.isDirectory()) subdirs.push(entry.name);
-    else if (entry.isFile()) files.push(fileInput(join(dir, entry.name), join(shown, entry.name)));
+    else if (entry.isFile()) files.push({ ...fileInput(join(dir, entry.name), join(shown, entry.name)), inDirectory: true });
   }
   for (const sub of subdirs) files.push(...expandDir(join(dir, sub), join(shown, sub)));
   return files;

@@ -1,5 +1,6 @@
 import { COMMANDS } from './commands/index.js';
 import { UsageError, type CommandIO } from './commands/types.js';
+import { outputFailure, safeWrite } from './output-errors.js';
 
 export const VERSION = '0.1.0';
 
@@ -14,7 +15,7 @@ export function mainUsage(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Run `toolnorm <command> --help` for a command\'s options.',
-    'With no arguments, `toolnorm normalize` runs on an embedded recorded Claude Code session.',
+    'With no FILE and stdin a terminal, `toolnorm normalize` runs on an embedded recorded Claude Code session.',
     '',
   ].join('\n');
 }
@@ -46,7 +47,9 @@ export async function runCli(io: CommandIO): Promise<number> {
       io.stderr.write(`toolnorm ${command.name}: ${err.message}\n\n${command.usage}\n`);
       return 2;
     }
-    io.stderr.write(`toolnorm ${command.name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    const failed = outputFailure(err, command.name, io.stderr);
+    if (failed !== undefined) return failed;
+    safeWrite(io.stderr, `toolnorm ${command.name}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
 }

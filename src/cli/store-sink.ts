@@ -7,6 +7,7 @@ import type { ToolEvent } from '../contract/index.js';
 import { openStore, parseStoreUrl, describeStoreUrl } from '../store/open.js';
 import { eventRow } from '../store/serial.js';
 import type { EventStore } from '../store/types.js';
+import { StoreError, storeError } from '../store/errors.js';
 
 export interface StoreSink {
   add(e: ToolEvent): void;
@@ -59,7 +60,11 @@ export class EventStoreSink implements StoreSink {
     const pending = this.pending;
     this.pending = new Map();
     this.pendingCount = 0;
-    for (const [sessionId, events] of pending) await this.write(sessionId, events);
+    try {
+      for (const [sessionId, events] of pending) await this.write(sessionId, events);
+    } catch (err) {
+      throw storeError(this.label, err);
+    }
   }
 
   private async write(sessionId: string, events: ToolEvent[]): Promise<void> {
@@ -76,8 +81,10 @@ export class EventStoreSink implements StoreSink {
       for await (const stored of this.store.read(sessionId, { fromSeq: stream.position + 1, toSeq: upto })) {
         const incoming = events[k]!;
         if (eventRow(stored).body !== eventRow(incoming).body) {
-          throw new Error(
-            `session ${sessionId} in ${this.label} already holds a different event at seq ${stored.seq} (${stored.type} of part ${stored.partId}, here ${incoming.type} of part ${incoming.partId}); ` +
+          throw new StoreError(
+            this.label,
+            'conflict',
+            `conflict: session ${sessionId} already holds a different event at seq ${stored.seq} (${stored.type} of part ${stored.partId}, here ${incoming.type} of part ${incoming.partId}); ` +
               'it was stored from another input, or with --clock wall. Nothing more was appended to it',
           );
         }
@@ -95,11 +102,20 @@ export class EventStoreSink implements StoreSink {
   }
 
   async close(): Promise<void> {
-    await this.store.close();
+    try {
+      await this.store.close();
+    } catch (err) {
+      throw storeError(this.label, err);
+    }
   }
 }
 
-export async function openStoreSink(url: string): Promise<StoreSink> {
-  if (parseStoreUrl(url).kind === 'memory') throw new Error('a memory: store is gone when normalize exits; use sqlite:PATH or postgres://…');
-  return new EventStoreSink(await openStore(url), describeStoreUrl(url));
+export async function openStoreSink(url: string, cwd?: string): Promise<StoreSink> {
+  const label = describeStoreUrl(url);
+  if (parseStoreUrl(url).kind === 'memory') throw new StoreError(label, 'other', 'a memory: store is gone when normalize exits; use sqlite:PATH or postgres://…');
+  try {
+    return new EventStoreSink(await openStore(url, { cwd }), label);
+  } catch (err) {
+    throw storeError(label, err);
+  }
 }

@@ -163,7 +163,7 @@ export class DeclarativeCompressor implements ToolOutputCompressor {
       type: 'tool.output.compressed',
       sessionId: ctx.sessionId,
       partId: part.id,
-      at: ctx.at,
+      ...(ctx.at !== undefined ? { at: ctx.at } : {}),
       source: { provider: ctx.provider },
       output: done.output,
       compression: {

@@ -9,7 +9,8 @@ export interface CompressContext {
   /** Seq of the completed event holding the original output, when it is stored. */
   seq?: number;
   /** Time for the derived event (epoch ms). */
-  at: number;
+  /** Time of the derived event; absent when the part has none (never invented). */
+  at?: number;
 }
 
 export interface ToolOutputCompressor {

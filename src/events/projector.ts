@@ -9,11 +9,14 @@ export interface ProjectOptions {
   output?: OutputView;
 }
 
-export function timingOf(p: PartRecord): ToolTiming {
-  const timing: ToolTiming = { startedAt: p.startedAt };
+/** Only the times the events carried (from the provider or an explicit clock); undefined when there are none. */
+export function timingOf(p: PartRecord): ToolTiming | undefined {
+  if (p.startedAt === undefined && p.completedAt === undefined && p.elapsedMs === undefined) return undefined;
+  const timing: ToolTiming = {};
+  if (p.startedAt !== undefined) timing.startedAt = p.startedAt;
   if (p.completedAt !== undefined) timing.completedAt = p.completedAt;
   if (p.elapsedMs !== undefined) timing.elapsedMs = p.elapsedMs;
-  else if (p.completedAt !== undefined) timing.elapsedMs = Math.max(0, p.completedAt - p.startedAt);
+  else if (p.completedAt !== undefined && p.startedAt !== undefined) timing.elapsedMs = Math.max(0, p.completedAt - p.startedAt);
   return timing;
 }
 
@@ -58,11 +61,12 @@ export function projectInvocation(p: PartRecord): ToolInvocationRecord {
     tool: p.name,
     status,
     input: p.input,
-    startedAt: p.startedAt,
+    // The executor stamps every event with its clock, so its records always have a start time.
+    startedAt: p.startedAt ?? 0,
     mutations: [...p.mutations],
   };
   if (p.completedAt !== undefined) record.completedAt = p.completedAt;
-  if (timing.elapsedMs !== undefined && p.completedAt !== undefined) record.elapsedMs = timing.elapsedMs;
+  if (timing?.elapsedMs !== undefined && p.completedAt !== undefined) record.elapsedMs = timing.elapsedMs;
   if (p.error) record.error = p.error;
   if (p.assessment) record.assessment = p.assessment;
   return record;

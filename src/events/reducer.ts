@@ -231,7 +231,7 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
     }
     // Handlers return either the existing record (nothing changed) or a record created for this
     // event alone, so stamping the fresh one here is not visible to anyone holding older state.
-    if (part !== existing && event.at > part.lastAt) (part as { lastAt: number }).lastAt = event.at;
+    if (part !== existing && event.at !== undefined && (part.lastAt === undefined || event.at > part.lastAt)) (part as { lastAt?: number }).lastAt = event.at;
     let diagnostics = state.diagnostics;
     const fresh = ctx.diagnostics ?? [];
     for (const d of fresh) diagnostics = { head: d, tail: diagnostics };

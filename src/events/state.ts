@@ -23,7 +23,8 @@ export interface PartRecord {
   readonly output?: unknown;
   readonly hasOutput: boolean;
   readonly error?: ToolError;
-  readonly startedAt: number;
+  /** Time of the part's first event, when that event has one (never invented). */
+  readonly startedAt?: number;
   readonly completedAt?: number;
   /** Provider-reported duration, preferred over completedAt − startedAt. */
   readonly elapsedMs?: number;
@@ -39,7 +40,8 @@ export interface PartRecord {
   readonly orphan: boolean;
   /** Seq of the terminal event, when the events came from a store. */
   readonly terminalSeq?: number;
-  readonly lastAt: number;
+  /** Latest event time seen; undefined while no event of the part had one. */
+  readonly lastAt?: number;
   /**
    * Upper bound of `JSON.stringify(metadata).length`, kept so the metadata budget is checked
    * without serializing the whole metadata on every merge.

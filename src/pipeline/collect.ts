@@ -46,7 +46,7 @@ export function collect(
   const diagnostics: Diagnostic[] = [];
   const instance = adapter.create(
     { event: (e) => events.push(e), diagnostic: (d) => diagnostics.push(d) },
-    { clock: () => 0, ...options },
+    options,
   );
   let inputLines = 0;
   for (const file of files) {
@@ -75,7 +75,7 @@ export function collectValues(
   const diagnostics: Diagnostic[] = [];
   const instance = adapter.create(
     { event: (e) => events.push(e), diagnostic: (d) => diagnostics.push(d) },
-    { clock: () => 0, ...options },
+    options,
   );
   let inputLines = 0;
   for (const item of items) {

@@ -6,7 +6,7 @@ import { feedValue } from '../adapters/feed.js';
 import type { AiSdkChunk, AiSdkToolPart } from '../ai-sdk/types.js';
 import type { AgUiEvent } from '../ag-ui/types.js';
 import type { ExportTraceServiceRequest } from '../otel/otlp.js';
-import type { AdapterDefinition, AdapterOptions, InputPosition } from '../adapters/types.js';
+import type { Adapter, AdapterDefinition, AdapterOptions, InputPosition } from '../adapters/types.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import { createReducer, type Reducer, type ReducerOptions } from '../events/reducer.js';
 import { TERMINAL, emptySessionState, listToArray, withState, type PartRecord, type ToolSessionState } from '../events/state.js';
@@ -18,6 +18,22 @@ import type { StreamEncoder, StreamEncoderFactory } from './encoder.js';
 
 const RETIRED_WINDOW = 100_000;
 const QUEUE_COMPACT_AT = 256;
+const NON_BLANK = /\S/;
+
+/** Per input file: how its lines were taken, for the file's `unrecognized_*` diagnostic. */
+interface FileAccount {
+  name: string;
+  /** Lines read as the format: they produced events, or carry no tool data (blank lines excepted). */
+  recognized: number;
+  /** Lines the adapter said are not its format. */
+  unrecognized: number;
+  firstUnrecognized: number;
+  /** Lines that produced only diagnostics. */
+  reported: number;
+  tooLarge: number;
+}
+
+const newAccount = (name: string): FileAccount => ({ name, recognized: 0, unrecognized: 0, firstUnrecognized: 0, reported: 0, tooLarge: 0 });
 
 export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui' | EncodedFormat;
 /** Formats written by a lazily loaded encoder (`options.encoder`): the ecosystem outputs. */
@@ -68,7 +84,14 @@ export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends
 }
 
 export interface Summary {
+  /** Every input line is one of three: `inputLines = eventLines + noToolDataLines + diagnosticLines`. */
   inputLines: number;
+  /** Lines that produced at least one event. */
+  eventLines: number;
+  /** Lines read as the format that carry no tool data (messages, bookkeeping, blank lines). */
+  noToolDataLines: number;
+  /** Lines that produced only diagnostics, or are covered by one (not recognized, too large). */
+  diagnosticLines: number;
   events: number;
   parts: number;
   byKind: Record<string, number>;
@@ -110,16 +133,20 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private readonly queue: { session: Session; id: string; at: number }[] = [];
   private queueHead = 0;
   private readonly reducer: Reducer;
-  private readonly adapter;
+  private adapter: Adapter;
   private readonly retireAfter: number;
   private eventCount = 0;
   private readonly encoder: StreamEncoder | undefined;
-  readonly summary: Summary = { inputLines: 0, events: 0, parts: 0, byKind: {}, byState: {}, diagnostics: 0, malformedLines: 0, invalidEvents: 0 };
-
+  readonly summary: Summary = { inputLines: 0, eventLines: 0, noToolDataLines: 0, diagnosticLines: 0, events: 0, parts: 0, byKind: {}, byState: {}, diagnostics: 0, malformedLines: 0, invalidEvents: 0 };
+  /** One adapter instance per format, made when a file of that format first comes (`useAdapter`). */
+  private readonly adapters = new Map<string, Adapter>();
+  /** Set by the adapter (through its sink) when the current line is not its format. */
+  private lineUnrecognized = false;
+  private file: FileAccount | undefined;
   private readonly options: NormalizeOptions;
   private readonly sinks: PipelineSinks;
 
-  constructor(readonly definition: AdapterDefinition, options: NormalizeOptions<F>, sinks: PipelineSinks<F>) {
+  constructor(public definition: AdapterDefinition, options: NormalizeOptions<F>, sinks: PipelineSinks<F>) {
     // Inside, the format is checked at run time on every record, so the sink is the untyped union.
     this.options = options;
     this.sinks = sinks as unknown as PipelineSinks;
@@ -127,7 +154,30 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     this.retireAfter = options.retireAfterEvents ?? 64;
     if (ENCODED_FORMATS.has(options.to) && !options.encoder) throw new Error(`--to ${options.to} needs its encoder (options.encoder)`);
     this.encoder = ENCODED_FORMATS.has(options.to) ? options.encoder!({ output: (r) => this.sinks.output(r as OutputRecord), diagnostic: (d) => this.onDiagnostic(d) }) : undefined;
-    this.adapter = definition.create({ event: (e) => { this.pending.push(e); }, diagnostic: (d) => { this.pending.push({ diagnostic: d }); } }, options);
+    this.adapter = this.adapterFor(definition);
+  }
+
+  private adapterFor(definition: AdapterDefinition): Adapter {
+    let a = this.adapters.get(definition.id);
+    if (!a) {
+      a = definition.create({
+        event: (e) => { this.pending.push(e); },
+        diagnostic: (d) => { this.pending.push({ diagnostic: d }); },
+        unrecognized: () => { this.lineUnrecognized = true; },
+      }, this.options);
+      this.adapters.set(definition.id, a);
+    }
+    return a;
+  }
+
+  /**
+   * The format of the files that follow (`--from auto` detects it per file). Each format keeps one
+   * adapter for the whole run, so a session's files (a transcript and its subagent files) still
+   * meet in one adapter even when files of another format come between them.
+   */
+  useAdapter(definition: AdapterDefinition): void {
+    this.definition = definition;
+    this.adapter = this.adapterFor(definition);
   }
 
   /**
@@ -159,6 +209,8 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   }
 
   beginFile(file: string): void {
+    this.closeFile();
+    this.file = newAccount(file);
     this.adapter.beginFile?.(file);
     this.flush();
   }
@@ -166,22 +218,30 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   endFile(file: string): void {
     this.adapter.endFile?.(file);
     this.flush();
+    this.closeFile();
   }
 
-  /** One already-parsed input value (a provider SDK object); a string is read as a line. */
+  /** One already-parsed input value (a provider SDK object); a string is read as a line. Accounted like a line. */
   value(value: unknown, pos: InputPosition): void {
     this.summary.inputLines++;
+    const events = this.summary.events;
+    const diagnostics = this.summary.diagnostics;
+    this.lineUnrecognized = false;
     try {
       feedValue(this.adapter, value, pos);
       if (this.pending.length !== 0) this.flush();
     } catch (err) {
       this.flush();
-      this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed on input ${pos.line}: ${(err as Error).message}`, source: { provider: this.definition.provider, line: pos.line, offset: pos.offset, ...(pos.file ? { file: pos.file } : {}) } });
+      this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed on input ${pos.line}: ${(err as Error).message}`, source: this.sourceOf(pos) });
     }
+    this.account(typeof value === 'string' ? value : '{}', pos, this.summary.events !== events, this.summary.diagnostics !== diagnostics);
   }
 
   line(text: string, pos: InputPosition): void {
     this.summary.inputLines++;
+    const events = this.summary.events;
+    const diagnostics = this.summary.diagnostics;
+    this.lineUnrecognized = false;
     try {
       this.adapter.line(text, pos);
       if (this.pending.length !== 0) this.flush();
@@ -189,17 +249,81 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
       // Adapters must not throw; if one does, the line is reported, not the process. What it
       // emitted before failing still counts.
       this.flush();
-      this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed on line ${pos.line}: ${(err as Error).message}`, source: { provider: this.definition.provider, line: pos.line, offset: pos.offset, ...(pos.file ? { file: pos.file } : {}) }, excerpt: text.slice(0, 120) });
+      this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed on line ${pos.line}: ${(err as Error).message}`, source: this.sourceOf(pos), excerpt: text.slice(0, 120) });
+    }
+    this.account(text, pos, this.summary.events !== events, this.summary.diagnostics !== diagnostics);
+  }
+
+  /** A diagnostic about the input as a whole (e.g. a file skipped as not a recording), counted like any other. */
+  report(d: Diagnostic): void {
+    this.onDiagnostic(d);
+  }
+
+  /** A line `readLines` skipped unread because it was over the size limit. */
+  lineTooLarge(bytes: number, limit: number, pos: InputPosition): void {
+    this.summary.inputLines++;
+    this.summary.diagnosticLines++;
+    if (this.file) this.file.tooLarge++;
+    this.onDiagnostic({ severity: 'error', code: 'line_too_large', message: `line ${pos.line} is ${bytes} bytes, over the ${limit}-byte line limit (--max-line-bytes); it was skipped unread`, source: this.sourceOf(pos) });
+  }
+
+  private sourceOf(pos: InputPosition): Diagnostic['source'] {
+    return { provider: this.definition.provider, line: pos.line, offset: pos.offset, ...(pos.file ? { file: pos.file } : {}) };
+  }
+
+  /** Which of the three kinds the line just read is (see `Summary`). */
+  private account(text: string, pos: InputPosition, produced: boolean, reported: boolean): void {
+    const file = this.file ?? (this.file = newAccount(pos.file ?? '-'));
+    if (produced) {
+      this.summary.eventLines++;
+      file.recognized++;
+    } else if (reported) {
+      this.summary.diagnosticLines++;
+      file.reported++;
+    } else if (this.lineUnrecognized) {
+      // Covered by the one diagnostic for the file (`closeFile`), not one per line.
+      this.summary.diagnosticLines++;
+      if (file.unrecognized++ === 0) file.firstUnrecognized = pos.line;
+    } else {
+      this.summary.noToolDataLines++;
+      if (NON_BLANK.test(text)) file.recognized++;
+    }
+  }
+
+  /** Lines of the file that were not the adapter's format get one diagnostic, with the counts. */
+  private closeFile(): void {
+    const f = this.file;
+    this.file = undefined;
+    if (!f) return;
+    const name = f.name === '-' ? 'stdin' : f.name;
+    const source = { provider: this.definition.provider, ...(f.name !== '-' ? { file: f.name } : {}) };
+    if (f.recognized === 0 && f.unrecognized + f.reported > 0) {
+      this.onDiagnostic({
+        severity: 'error',
+        code: 'unrecognized_input',
+        message: `no line of ${name} was recognized as ${this.definition.id} input (${f.unrecognized} not recognized, ${f.reported} reported as malformed or unusable${f.tooLarge ? `, ${f.tooLarge} too large` : ''}); check --from`,
+        source,
+      });
+    } else if (f.unrecognized > 0) {
+      this.onDiagnostic({
+        severity: 'warning',
+        code: 'unrecognized_lines',
+        message: `${f.unrecognized} line(s) of ${name} (the first is line ${f.firstUnrecognized}) are not ${this.definition.id} lines this adapter knows; they were skipped`,
+        source: { ...source, line: f.firstUnrecognized },
+      });
     }
   }
 
   end(): Summary {
-    try {
-      this.adapter.end();
-      this.flush();
-    } catch (err) {
-      this.flush();
-      this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed at end of input: ${(err as Error).message}` });
+    this.closeFile();
+    for (const [id, adapter] of this.adapters) {
+      try {
+        adapter.end();
+        this.flush();
+      } catch (err) {
+        this.flush();
+        this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${id} adapter failed at end of input: ${(err as Error).message}` });
+      }
     }
     for (const session of this.sessions.values()) {
       const remaining = [...session.state.parts.values()].sort((a, b) => a.index - b.index);
@@ -251,7 +375,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     // compressed view never sends the full output first. The derived event is recorded like any other.
     if (e.type === 'tool.completed' && this.options.compressor) {
       const record = session.state.parts.get(e.partId)!;
-      const derived = this.options.compressor.compressPart(projectPart(record), { sessionId: e.sessionId, provider: e.source.provider, at: e.at, ...(e.seq !== undefined ? { seq: e.seq } : {}) });
+      const derived = this.options.compressor.compressPart(projectPart(record), { sessionId: e.sessionId, provider: e.source.provider, ...(e.at !== undefined ? { at: e.at } : {}), ...(e.seq !== undefined ? { seq: e.seq } : {}) });
       if (derived && !issuesOfToolEvent(derived).length) this.apply(session, derived);
     }
     const after = session.state.parts.get(e.partId)!;

@@ -30,7 +30,15 @@ export class MemoryEventStore implements EventStore {
   }
 
   async sessions(): Promise<SessionInfo[]> {
-    return [...this.streams].map(([sessionId, s]) => ({ sessionId, lastSeq: s.length, firstAt: s[0]?.at, lastAt: s.at(-1)?.at }));
+    // The first and last times the events carry; a session without any has none.
+    return [...this.streams].map(([sessionId, s]) => {
+      const info: SessionInfo = { sessionId, lastSeq: s.length };
+      const first = s.find((e) => e.at !== undefined)?.at;
+      const last = s.findLast((e) => e.at !== undefined)?.at;
+      if (first !== undefined) info.firstAt = first;
+      if (last !== undefined) info.lastAt = last;
+      return info;
+    });
   }
 
   async saveSnapshot(snapshot: Snapshot): Promise<void> {

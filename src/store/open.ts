@@ -11,6 +11,11 @@ export interface OpenStoreOptions {
   cwd?: string;
   /** Create a missing SQLite file (default true). Readers pass false, so a typo is an error, not an empty store. */
   create?: boolean;
+  /**
+   * Open for reading only (readers: `sessions`, `replay`, `follow`): nothing is written, not even a
+   * migration, so a read-only file, directory or database role is enough. Implies `create: false`.
+   */
+  readOnly?: boolean;
 }
 
 /** Opens `url` (default `sqlite:.toolnorm/events.db`), creating and migrating the schema as needed. */
@@ -19,11 +24,11 @@ export async function openStore(url?: string, options: OpenStoreOptions = {}): P
   switch (loc.kind) {
     case 'sqlite': {
       const { SqliteEventStore } = await import('./sqlite.js');
-      return new SqliteEventStore(loc.target, { create: options.create ?? true });
+      return new SqliteEventStore(loc.target, { create: options.readOnly ? false : options.create ?? true, readOnly: options.readOnly });
     }
     case 'postgres': {
       const { PostgresEventStore } = await import('./postgres.js');
-      return PostgresEventStore.open(loc.target);
+      return PostgresEventStore.open(loc.target, { readOnly: options.readOnly });
     }
     case 'memory':
       return new MemoryEventStore();

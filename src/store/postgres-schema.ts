@@ -39,5 +39,11 @@ export function postgresMigrations(schema: string): Migration[] {
         );
       `,
     },
+    {
+      version: 2,
+      description: 'events without a time',
+      // An event carries no `at` when neither the provider nor an explicit clock gave one: NULL, never an invented 0.
+      up: `ALTER TABLE ${schema}.toolnorm_events ALTER COLUMN at DROP NOT NULL;`,
+    },
   ];
 }

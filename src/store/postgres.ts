@@ -17,6 +17,8 @@ import { assertAppendable } from './validate.js';
 export interface PostgresStoreOptions extends PostgresUrlOptions {
   /** Schema migrations (tests inject extra versions; default: the released list). */
   migrations?: (quotedSchema: string) => readonly Migration[];
+  /** Read only: no migration, and every session is `default_transaction_read_only`, so a read-only role or a standby is enough. */
+  readOnly?: boolean;
 }
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,46}$/;
@@ -84,13 +86,19 @@ export class PostgresEventStore implements EventStore {
     const schema = opts.schema ?? 'public';
     if (!SCHEMA_NAME.test(schema)) throw new Error(`schema name "${schema}" must be a plain identifier (letters, digits, _; at most 47 characters)`);
     const where = `${redact(url)} (schema ${schema})`;
-    const driver = loadDriver<typeof pg>('pg');
-    const pool = new driver.Pool({ connectionString: parsed.connectionString, max: opts.poolSize ?? 10, connectionTimeoutMillis: 10_000, application_name: 'toolnorm' });
+    const pool = new (loadDriver<typeof pg>('pg')).Pool({
+      connectionString: parsed.connectionString,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: 10_000,
+      application_name: 'toolnorm',
+      ...(opts.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+    });
     // An idle pooled connection dropped by the server must not crash the process; the next
     // query gets a fresh connection or a clear error.
     pool.on('error', () => {});
     try {
-      const version = await migratePostgres(pool, schema, (opts.migrations ?? postgresMigrations)(`"${schema}"`), where);
+      const migrations = (opts.migrations ?? postgresMigrations)(`"${schema}"`);
+      const version = opts.readOnly ? await readPostgresVersion(pool, schema, migrations, where) : await migratePostgres(pool, schema, migrations, where);
       return new PostgresEventStore(pool, parsed.connectionString, schema, version, opts.notify ?? true, where);
     } catch (err) {
       await pool.end().catch(() => {});
@@ -290,4 +298,14 @@ async function migratePostgres(pool: pg.Pool, schema: string, migrations: readon
   } finally {
     client.release();
   }
+}
+
+/** The schema version of a store opened read-only, checked like a migration would be, with nothing applied. */
+async function readPostgresVersion(pool: pg.Pool, schema: string, migrations: readonly Migration[], where: string): Promise<number> {
+  const table = await pool.query({ text: 'SELECT to_regclass($1) IS NOT NULL', values: [`"${schema}".toolnorm_schema_version`], rowMode: 'array' });
+  if (!table.rows[0]?.[0]) throw new Error(`${where} holds no toolnorm event store (no toolnorm_schema_version table)`);
+  const res = await pool.query({ text: `SELECT coalesce(max(version), 0) FROM "${schema}".toolnorm_schema_version`, rowMode: 'array' });
+  const current = Number(res.rows[0]?.[0] ?? 0);
+  pendingMigrations(migrations, current, where);
+  return current;
 }

@@ -7,7 +7,8 @@ import type { StoredEvent } from './types.js';
 export interface EventRow {
   type: string;
   partId: string;
-  at: number;
+  /** Null when the event carries no time. */
+  at: number | null;
   body: string;
 }
 
@@ -19,7 +20,7 @@ export function eventRow(e: ToolEvent): EventRow {
     const { seq: _seq, ...rest } = e;
     body = JSON.stringify(rest);
   }
-  return { type: e.type, partId: e.partId, at: e.at, body };
+  return { type: e.type, partId: e.partId, at: e.at ?? null, body };
 }
 
 export function storedEvent(body: string, seq: number): StoredEvent {
@@ -28,9 +29,16 @@ export function storedEvent(body: string, seq: number): StoredEvent {
   return e;
 }
 
-/** `at` of a batch's first and last events, for the session list. */
+/** The first and last time a batch's events carry, for the session list (null when none has one). */
 export function batchTimes(rows: readonly EventRow[]): { firstAt: number | null; lastAt: number | null } {
-  return { firstAt: rows[0]?.at ?? null, lastAt: rows.at(-1)?.at ?? null };
+  let firstAt: number | null = null;
+  let lastAt: number | null = null;
+  for (const r of rows) {
+    if (r.at === null) continue;
+    firstAt ??= r.at;
+    lastAt = r.at;
+  }
+  return { firstAt, lastAt };
 }
 
 /** A read found fewer rows than the stream head promises: never hand back a stream with a hole. */

@@ -35,4 +35,25 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    description: 'events without a time',
+    // An event carries no `at` when neither the provider nor an explicit clock gave one; its row
+    // stores NULL rather than an invented 0. SQLite cannot drop NOT NULL in place: the table is
+    // rebuilt once, in the migration's transaction.
+    up: `
+      CREATE TABLE events_v2 (
+        stream INTEGER NOT NULL,
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        type TEXT NOT NULL,
+        part_id TEXT NOT NULL,
+        at INTEGER,
+        body TEXT NOT NULL,
+        PRIMARY KEY (stream, seq)
+      );
+      INSERT INTO events_v2 (stream, seq, type, part_id, at, body) SELECT stream, seq, type, part_id, at, body FROM events;
+      DROP TABLE events;
+      ALTER TABLE events_v2 RENAME TO events;
+    `,
+  },
 ];

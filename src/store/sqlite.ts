@@ -1,8 +1,9 @@
 // SqliteEventStore: the embedded default. One file, WAL mode, one IMMEDIATE transaction per
 // append batch; the concurrency check runs inside that transaction, so several processes sharing
 // the file serialize on SQLite's write lock and the loser sees the winner's head.
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { loadDriver } from './driver.js';
 import type { ToolEvent } from '../contract/index.js';
@@ -28,6 +29,12 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Schema migrations (tests inject extra versions; default: the released list). */
   migrations?: readonly Migration[];
+  /**
+   * Read only: nothing is written (no migration, no pragma that changes the file), so a read-only
+   * file or directory is enough. A WAL-mode store in a directory where SQLite cannot create its
+   * `-shm` index is read from a private copy of the file (and its `-wal`), made at open.
+   */
+  readOnly?: boolean;
 }
 
 /** Rows per multi-row INSERT. */
@@ -41,6 +48,10 @@ interface StreamRow {
 type Db = Database.Database;
 
 let Driver: typeof Database | undefined;
+/** better-sqlite3, loaded on first use: an optional dependency (MissingDriverError when absent). */
+function driver(): typeof Database {
+  return (Driver ??= loadDriver<typeof Database>('better-sqlite3'));
+}
 
 /** @internal Applies pending migrations in one IMMEDIATE transaction, so concurrent openers apply each once. */
 export function migrateSqlite(db: Db, migrations: readonly Migration[], where: string): number {
@@ -67,30 +78,26 @@ export class SqliteEventStore implements EventStore {
   /** @internal The better-sqlite3 handle (its types are not part of toolnorm's public API). */
   readonly db: Db;
   readonly schemaVersion: number;
+  /** The private copy a read-only store is read from, when the original could not be opened in place. */
+  private readonly copyDir: string | undefined;
   private closed = false;
   private readonly q;
   private readonly appendTx;
 
   constructor(readonly path: string, options: SqliteStoreOptions = {}) {
-    const create = options.create ?? true;
-    if (path !== ':memory:') {
-      if (!create && !existsSync(path)) throw new Error(`no event store at ${path}`);
-      if (create) mkdirSync(dirname(path), { recursive: true });
-    }
-    Driver ??= loadDriver<typeof Database>('better-sqlite3');
-    this.db = new Driver(path, { fileMustExist: !create, timeout: options.busyTimeoutMs ?? 10_000 });
-    try {
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-      // Checkpoint every ~40 MiB of WAL instead of SQLite's 4 MiB: each checkpoint rewrites the hot
-      // right edge of the event b-trees and syncs the file, and at the default interval that
-      // halves append throughput. The WAL is truncated back to 64 MiB after a checkpoint.
-      this.db.pragma('wal_autocheckpoint = 10000');
-      this.db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+    if (options.readOnly) {
+      const { db, copy } = openReadOnly(path, options.busyTimeoutMs ?? 10_000);
+      this.db = db;
+      this.copyDir = copy;
+      try {
+        this.schemaVersion = readSchemaVersion(db, options.migrations ?? SQLITE_MIGRATIONS, path);
+      } catch (err) {
+        this.dropDb();
+        throw err;
+      }
+    } else {
+      this.db = this.openWritable(path, options);
       this.schemaVersion = migrateSqlite(this.db, options.migrations ?? SQLITE_MIGRATIONS, path);
-    } catch (err) {
-      this.db.close();
-      throw err;
     }
     const db = this.db;
     this.q = {
@@ -134,6 +141,33 @@ export class SqliteEventStore implements EventStore {
       q.setHead.run(head + rows.length, firstAt, lastAt, stream.id);
       return { sessionId, firstSeq: head + 1, lastSeq: head + rows.length };
     });
+  }
+
+  private openWritable(path: string, options: SqliteStoreOptions): Db {
+    const create = options.create ?? true;
+    if (path !== ':memory:') {
+      if (!create && !existsSync(path)) throw new Error(`no event store at ${path}`);
+      if (create) mkdirSync(dirname(path), { recursive: true });
+    }
+    const db = new (driver())(path, { fileMustExist: !create, timeout: options.busyTimeoutMs ?? 10_000 });
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      // Checkpoint every ~40 MiB of WAL instead of SQLite's 4 MiB: each checkpoint rewrites the hot
+      // right edge of the event b-trees and syncs the file, and at the default interval that
+      // halves append throughput. The WAL is truncated back to 64 MiB after a checkpoint.
+      db.pragma('wal_autocheckpoint = 10000');
+      db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+      return db;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  private dropDb(): void {
+    this.db.close();
+    if (this.copyDir) rmSync(this.copyDir, { recursive: true, force: true });
   }
 
   private open(): void {
@@ -219,6 +253,51 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.db.close();
+    this.dropDb();
   }
+}
+
+/** SQLite's answers when a WAL-mode file cannot be read in place because its `-shm` cannot be made. */
+const NEEDS_COPY = /^SQLITE_(READONLY_DIRECTORY|READONLY_CANTINIT|READONLY_CANTLOCK|CANTOPEN\w*)$/;
+
+function openReadOnly(path: string, timeout: number): { db: Db; copy?: string } {
+  if (path !== ':memory:' && !existsSync(path)) throw new Error(`no event store at ${path}`);
+  try {
+    const db = new (driver())(path, { readonly: true, fileMustExist: true, timeout });
+    try {
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
+      return { db };
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  } catch (err) {
+    if (!NEEDS_COPY.test(String((err as { code?: unknown }).code))) throw err;
+  }
+  // Committed appends may still sit in the -wal: it is copied with the file, never the -shm.
+  const dir = mkdtempSync(join(tmpdir(), 'toolnorm-store-'));
+  try {
+    const copy = join(dir, basename(path));
+    copyFileSync(path, copy);
+    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+    const db = new (driver())(copy, { readonly: true, fileMustExist: true, timeout });
+    return { db, copy: dir };
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** The schema version of a store opened read-only: it must be a toolnorm store this version can read. */
+function readSchemaVersion(db: Db, migrations: readonly Migration[], where: string): number {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+  if (!tables.includes('schema_version')) {
+    throw new Error(tables.length
+      ? `${where} is an SQLite database but not a toolnorm event store (it has tables ${tables.slice(0, 5).join(', ')} and no schema_version)`
+      : `${where} is an empty SQLite database, not a toolnorm event store`);
+  }
+  const current = (db.prepare('SELECT coalesce(max(version), 0) FROM schema_version').pluck().get() as number) ?? 0;
+  // Checked like a migration would be, without applying anything: a newer store is refused.
+  pendingMigrations(migrations, current, where);
+  return current;
 }

@@ -39,7 +39,7 @@ describe('toolnorm CLI', () => {
     for (const p of r.lines) expect(isNormalizedToolPart(p)).toBe(true);
     const errLines = r.stderr.trim().split('\n').map((l) => JSON.parse(l));
     const summary = errLines.at(-1);
-    expect(summary).toEqual({ inputLines: 9, events: 6, parts: 3, byKind: { bash: 2, file_read: 1 }, byState: { complete: 1, error: 1, started: 1 }, diagnostics: 2, malformedLines: 2, invalidEvents: 0 });
+    expect(summary).toEqual({ inputLines: 9, eventLines: 6, noToolDataLines: 1, diagnosticLines: 2, events: 6, parts: 3, byKind: { bash: 2, file_read: 1 }, byState: { complete: 1, error: 1, started: 1 }, diagnostics: 2, malformedLines: 2, invalidEvents: 0 });
     expect(errLines.slice(0, -1).map((d) => `${d.code}@${d.source.line}`)).toEqual(['malformed_line@7', 'malformed_line@8']);
   });
 

@@ -10,10 +10,10 @@ import { REPO_ROOT } from './corpus.js';
 
 export const UPDATE_GOLDEN = process.env.UPDATE_GOLDEN === '1';
 
-/** The ACP messages the streaming pipeline prints for these inputs (deterministic clock). */
+/** The ACP messages the streaming pipeline prints for these inputs (no clock: times only from the input). */
 export function acpFramesOf(adapter: AdapterDefinition, inputs: readonly InputFile[], options: AdapterOptions = {}): unknown[] {
   const frames: unknown[] = [];
-  const p = new NormalizePipeline(adapter, { to: 'acp', clock: () => 0, ...options }, { output: (r) => frames.push(r), diagnostic: () => {} });
+  const p = new NormalizePipeline(adapter, { to: 'acp', ...options }, { output: (r) => frames.push(r), diagnostic: () => {} });
   for (const f of inputs) {
     p.beginFile(f.name);
     for (const [i, l] of splitLines(f.text).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: f.name });

@@ -192,6 +192,15 @@ describe('installed with --omit=dev --omit=optional --ignore-scripts (no native 
     expect(parts.every((p) => typeof p.id === 'string' && p.kind !== 'unknown')).toBe(true);
   });
 
+  it('without the optional shell parser, a command rule denies every command and names the package', () => {
+    const r = cliRun(dir, ['exec', '--allow-command', 'ls *', '--allow-unsandboxed', 'bash', '{"command":"ls"}']);
+    expect(r.status).toBe(3);
+    const part = JSON.parse(r.stdout.trim()) as { state: string; error: { code: string; message: string } };
+    expect(part.state).toBe('error');
+    expect(part.error.code).toBe('denied');
+    expect(part.error.message).toMatch(/@ericcornelissen\/bash-parser/);
+  });
+
   it('opening a SQLite store without its driver is one clear line naming the package', () => {
     const lib = node(dir, `import { openStore } from 'toolnorm/store'; try { await openStore('sqlite:db/events.db'); console.log('opened'); } catch (e) { console.log(e.name + ': ' + e.message); }`);
     expect(lib.stdout.trim()).toMatch(/^MissingDriverError: the SQLite event store needs the optional package better-sqlite3, which is not installed: run `npm install better-sqlite3@12`$/);

@@ -50,4 +50,23 @@ describe('readLines', () => {
       { text: 'last', line: 3, offset: 18 },
     ]);
   });
+
+  it('skips lines over maxLineBytes with their byte size, and reads the rest the same, for any chunking (3k cases)', async () => {
+    await fc.assert(fc.asyncProperty(text, fc.array(fc.nat(40), { maxLength: 10 }), fc.integer({ min: 1, max: 12 }), async (t, cuts, max) => {
+      const bytes = Buffer.from(t, 'utf8');
+      const points = [...new Set(cuts.map((c) => Math.min(c, bytes.length)))].sort((a, b) => a - b);
+      const chunks: Buffer[] = [];
+      let prev = 0;
+      for (const p of [...points, bytes.length]) { if (p > prev) chunks.push(bytes.subarray(prev, p)); prev = p; }
+      const got: Line[] = [];
+      for await (const l of readLines((async function* () { yield* chunks; })(), undefined, { maxLineBytes: max })) got.push(l);
+      // The definition: the same lines, and one over the limit (its bytes without the LF) comes out empty with its size.
+      const want = expected(t).map((l, i, all) => {
+        const end = i + 1 < all.length ? all[i + 1]!.offset - 1 : bytes.at(-1) === 0x0a ? bytes.length - 1 : bytes.length;
+        const size = end - l.offset;
+        return size > max ? { text: '', line: l.line, offset: l.offset, tooLarge: size } : l;
+      });
+      expect(got).toEqual(want);
+    }), { numRuns: 3000 });
+  });
 });

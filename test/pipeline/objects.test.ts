@@ -82,7 +82,7 @@ describe.runIf(cases.length > 0)('objects give the same parts as their JSON line
     // The streaming pipeline, fed values, prints the same parts as fed lines.
     const run = (feed: (p: NormalizePipeline<'parts'>) => void) => {
       const out: NormalizedToolPart[] = [];
-      const p = new NormalizePipeline(adapter, { to: 'parts', clock: () => 0 }, { output: (part) => out.push(part), diagnostic: () => {} });
+      const p = new NormalizePipeline(adapter, { to: 'parts' }, { output: (part) => out.push(part), diagnostic: () => {} });
       feed(p);
       p.end();
       return out;
@@ -93,7 +93,7 @@ describe.runIf(cases.length > 0)('objects give the same parts as their JSON line
     expect(byId(strip(byValue))).toEqual(byId(asObjectsSee(byLine)));
 
     // Live: the last update of every part is the part collect builds.
-    const live = new LiveNormalizer({ from: provider, clock: () => 0, retireAfterEvents: Number.MAX_SAFE_INTEGER });
+    const live = new LiveNormalizer({ from: provider, retireAfterEvents: Number.MAX_SAFE_INTEGER });
     const last = new Map<string, NormalizedToolPart>();
     for (const o of objects!) for (const u of live.push(o)) if (u.type === 'part') last.set(`${u.sessionId}\u0000${u.part.id}`, u.part);
     for (const u of live.end()) if (u.type === 'part') last.set(`${u.sessionId}\u0000${u.part.id}`, u.part);

@@ -1360,21 +1360,21 @@ class ToolStartedEvent:
     TYPE: ClassVar[str] = "tool.started"
     _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.started"}
     _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "name", "kind", "title", "input", "metadata")
-    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "at", "source", "name", "kind", "title")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source", "name", "kind", "title")
     session_id: str
     """Session (stream) the event belongs to."""
     part_id: str
     """Part the event is about; stable for the whole lifecycle."""
-    at: float
-    """When it happened, epoch milliseconds: from the provider when given, else from the injected
-    clock.
-    """
     source: EventSource
     name: str
     """Canonical tool name."""
     kind: ToolKind
     title: str
     """Human title."""
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
     seq: Union[int, Unset] = UNSET
     """Position in the session stream, assigned by the store on append."""
     input: Any = UNSET
@@ -1387,11 +1387,11 @@ class ToolStartedEvent:
         return cls(
             session_id=rt.string(obj["sessionId"], path + ".sessionId"),
             part_id=rt.string(obj["partId"], path + ".partId"),
-            at=rt.number(obj["at"], path + ".at"),
             source=EventSource.from_json(obj["source"], path + ".source"),
             name=rt.string(obj["name"], path + ".name"),
             kind=rt.string(obj["kind"], path + ".kind"),
             title=rt.string(obj["title"], path + ".title"),
+            at=rt.opt(obj, "at", rt.number, path),
             seq=rt.opt(obj, "seq", rt.integer, path),
             input=rt.opt(obj, "input", rt.anything, path),
             metadata=rt.opt(obj, "metadata", ToolMetadata.from_json, path),
@@ -1401,7 +1401,8 @@ class ToolStartedEvent:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["sessionId"] = self.session_id
         out["partId"] = self.part_id
-        out["at"] = self.at
+        if self.at is not UNSET:
+            out["at"] = self.at
         if self.seq is not UNSET:
             out["seq"] = self.seq
         out["source"] = self.source.to_json()
@@ -1421,18 +1422,18 @@ class ToolInputDeltaEvent:
     TYPE: ClassVar[str] = "tool.input.delta"
     _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.input.delta"}
     _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "delta")
-    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "at", "source", "delta")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source", "delta")
     session_id: str
     """Session (stream) the event belongs to."""
     part_id: str
     """Part the event is about; stable for the whole lifecycle."""
-    at: float
-    """When it happened, epoch milliseconds: from the provider when given, else from the injected
-    clock.
-    """
     source: EventSource
     delta: str
     """The raw text fragment, appended in order."""
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
     seq: Union[int, Unset] = UNSET
     """Position in the session stream, assigned by the store on append."""
 
@@ -1442,9 +1443,9 @@ class ToolInputDeltaEvent:
         return cls(
             session_id=rt.string(obj["sessionId"], path + ".sessionId"),
             part_id=rt.string(obj["partId"], path + ".partId"),
-            at=rt.number(obj["at"], path + ".at"),
             source=EventSource.from_json(obj["source"], path + ".source"),
             delta=rt.string(obj["delta"], path + ".delta"),
+            at=rt.opt(obj, "at", rt.number, path),
             seq=rt.opt(obj, "seq", rt.integer, path),
         )
 
@@ -1452,7 +1453,8 @@ class ToolInputDeltaEvent:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["sessionId"] = self.session_id
         out["partId"] = self.part_id
-        out["at"] = self.at
+        if self.at is not UNSET:
+            out["at"] = self.at
         if self.seq is not UNSET:
             out["seq"] = self.seq
         out["source"] = self.source.to_json()
@@ -1468,16 +1470,16 @@ class ToolUpdatedEvent:
     TYPE: ClassVar[str] = "tool.updated"
     _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.updated"}
     _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "name", "kind", "title", "input", "metadata")
-    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "at", "source")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source")
     session_id: str
     """Session (stream) the event belongs to."""
     part_id: str
     """Part the event is about; stable for the whole lifecycle."""
-    at: float
-    """When it happened, epoch milliseconds: from the provider when given, else from the injected
-    clock.
-    """
     source: EventSource
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
     seq: Union[int, Unset] = UNSET
     """Position in the session stream, assigned by the store on append."""
     name: Union[str, Unset] = UNSET
@@ -1495,8 +1497,8 @@ class ToolUpdatedEvent:
         return cls(
             session_id=rt.string(obj["sessionId"], path + ".sessionId"),
             part_id=rt.string(obj["partId"], path + ".partId"),
-            at=rt.number(obj["at"], path + ".at"),
             source=EventSource.from_json(obj["source"], path + ".source"),
+            at=rt.opt(obj, "at", rt.number, path),
             seq=rt.opt(obj, "seq", rt.integer, path),
             name=rt.opt(obj, "name", rt.string, path),
             kind=rt.opt(obj, "kind", rt.string, path),
@@ -1509,7 +1511,8 @@ class ToolUpdatedEvent:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["sessionId"] = self.session_id
         out["partId"] = self.part_id
-        out["at"] = self.at
+        if self.at is not UNSET:
+            out["at"] = self.at
         if self.seq is not UNSET:
             out["seq"] = self.seq
         out["source"] = self.source.to_json()
@@ -1534,16 +1537,16 @@ class ToolProgressEvent:
     TYPE: ClassVar[str] = "tool.progress"
     _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.progress"}
     _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "message", "outputDelta", "elapsedMs", "metadata")
-    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "at", "source")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source")
     session_id: str
     """Session (stream) the event belongs to."""
     part_id: str
     """Part the event is about; stable for the whole lifecycle."""
-    at: float
-    """When it happened, epoch milliseconds: from the provider when given, else from the injected
-    clock.
-    """
     source: EventSource
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
     seq: Union[int, Unset] = UNSET
     """Position in the session stream, assigned by the store on append."""
     message: Union[str, Unset] = UNSET
@@ -1560,8 +1563,8 @@ class ToolProgressEvent:
         return cls(
             session_id=rt.string(obj["sessionId"], path + ".sessionId"),
             part_id=rt.string(obj["partId"], path + ".partId"),
-            at=rt.number(obj["at"], path + ".at"),
             source=EventSource.from_json(obj["source"], path + ".source"),
+            at=rt.opt(obj, "at", rt.number, path),
             seq=rt.opt(obj, "seq", rt.integer, path),
             message=rt.opt(obj, "message", rt.string, path),
             output_delta=rt.opt(obj, "outputDelta", rt.string, path),
@@ -1573,7 +1576,8 @@ class ToolProgressEvent:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["sessionId"] = self.session_id
         out["partId"] = self.part_id
-        out["at"] = self.at
+        if self.at is not UNSET:
+            out["at"] = self.at
         if self.seq is not UNSET:
             out["seq"] = self.seq
         out["source"] = self.source.to_json()
@@ -1594,16 +1598,16 @@ class ToolCompletedEvent:
     TYPE: ClassVar[str] = "tool.completed"
     _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.completed"}
     _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "output", "elapsedMs", "metadata")
-    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "at", "source")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source")
     session_id: str
     """Session (stream) the event belongs to."""
     part_id: str
     """Part the event is about; stable for the whole lifecycle."""
-    at: float
-    """When it happened, epoch milliseconds: from the provider when given, else from the injected
-    clock.
-    """
     source: EventSource
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
     seq: Union[int, Unset] = UNSET
     """Position in the session stream, assigned by the store on append."""
     output: Any = UNSET
@@ -1618,8 +1622,8 @@ class ToolCompletedEvent:
         return cls(
             session_id=rt.string(obj["sessionId"], path + ".sessionId"),
             part_id=rt.string(obj["partId"], path + ".partId"),
-            at=rt.number(obj["at"], path + ".at"),
             source=EventSource.from_json(obj["source"], path + ".source"),
+            at=rt.opt(obj, "at", rt.number, path),
             seq=rt.opt(obj, "seq", rt.integer, path),
             output=rt.opt(obj, "output", rt.anything, path),
             elapsed_ms=rt.opt(obj, "elapsedMs", rt.number, path),
@@ -1630,7 +1634,8 @@ class ToolCompletedEvent:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["sessionId"] = self.session_id
         out["partId"] = self.part_id
-        out["at"] = self.at
+        if self.at is not UNSET:
+            out["at"] = self.at
         if self.seq is not UNSET:
             out["seq"] = self.seq
         out["source"] = self.source.to_json()
@@ -1649,17 +1654,17 @@ class ToolFailedEvent:
     TYPE: ClassVar[str] = "tool.failed"
     _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.failed"}
     _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "error", "elapsedMs", "metadata")
-    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "at", "source", "error")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source", "error")
     session_id: str
     """Session (stream) the event belongs to."""
     part_id: str
     """Part the event is about; stable for the whole lifecycle."""
-    at: float
-    """When it happened, epoch milliseconds: from the provider when given, else from the injected
-    clock.
-    """
     source: EventSource
     error: ToolError
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
     seq: Union[int, Unset] = UNSET
     """Position in the session stream, assigned by the store on append."""
     elapsed_ms: Union[float, Unset] = UNSET
@@ -1672,9 +1677,9 @@ class ToolFailedEvent:
         return cls(
             session_id=rt.string(obj["sessionId"], path + ".sessionId"),
             part_id=rt.string(obj["partId"], path + ".partId"),
-            at=rt.number(obj["at"], path + ".at"),
             source=EventSource.from_json(obj["source"], path + ".source"),
             error=ToolError.from_json(obj["error"], path + ".error"),
+            at=rt.opt(obj, "at", rt.number, path),
             seq=rt.opt(obj, "seq", rt.integer, path),
             elapsed_ms=rt.opt(obj, "elapsedMs", rt.number, path),
             metadata=rt.opt(obj, "metadata", ToolMetadata.from_json, path),
@@ -1684,7 +1689,8 @@ class ToolFailedEvent:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["sessionId"] = self.session_id
         out["partId"] = self.part_id
-        out["at"] = self.at
+        if self.at is not UNSET:
+            out["at"] = self.at
         if self.seq is not UNSET:
             out["seq"] = self.seq
         out["source"] = self.source.to_json()
@@ -1704,19 +1710,19 @@ class ToolOutputCompressedEvent:
     TYPE: ClassVar[str] = "tool.output.compressed"
     _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.output.compressed"}
     _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "output", "compression")
-    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "at", "source", "output", "compression")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source", "output", "compression")
     session_id: str
     """Session (stream) the event belongs to."""
     part_id: str
     """Part the event is about; stable for the whole lifecycle."""
-    at: float
-    """When it happened, epoch milliseconds: from the provider when given, else from the injected
-    clock.
-    """
     source: EventSource
     output: Any
     """The compressed output."""
     compression: CompressionRecord
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
     seq: Union[int, Unset] = UNSET
     """Position in the session stream, assigned by the store on append."""
 
@@ -1726,10 +1732,10 @@ class ToolOutputCompressedEvent:
         return cls(
             session_id=rt.string(obj["sessionId"], path + ".sessionId"),
             part_id=rt.string(obj["partId"], path + ".partId"),
-            at=rt.number(obj["at"], path + ".at"),
             source=EventSource.from_json(obj["source"], path + ".source"),
             output=rt.anything(obj["output"], path + ".output"),
             compression=CompressionRecord.from_json(obj["compression"], path + ".compression"),
+            at=rt.opt(obj, "at", rt.number, path),
             seq=rt.opt(obj, "seq", rt.integer, path),
         )
 
@@ -1737,7 +1743,8 @@ class ToolOutputCompressedEvent:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["sessionId"] = self.session_id
         out["partId"] = self.part_id
-        out["at"] = self.at
+        if self.at is not UNSET:
+            out["at"] = self.at
         if self.seq is not UNSET:
             out["seq"] = self.seq
         out["source"] = self.source.to_json()
@@ -1752,17 +1759,17 @@ class ToolFileMutatedEvent:
     TYPE: ClassVar[str] = "tool.file.mutated"
     _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.file.mutated"}
     _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "mutation")
-    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "at", "source", "mutation")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source", "mutation")
     session_id: str
     """Session (stream) the event belongs to."""
     part_id: str
     """Part the event is about; stable for the whole lifecycle."""
-    at: float
-    """When it happened, epoch milliseconds: from the provider when given, else from the injected
-    clock.
-    """
     source: EventSource
     mutation: FileMutationRecord
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
     seq: Union[int, Unset] = UNSET
     """Position in the session stream, assigned by the store on append."""
 
@@ -1772,9 +1779,9 @@ class ToolFileMutatedEvent:
         return cls(
             session_id=rt.string(obj["sessionId"], path + ".sessionId"),
             part_id=rt.string(obj["partId"], path + ".partId"),
-            at=rt.number(obj["at"], path + ".at"),
             source=EventSource.from_json(obj["source"], path + ".source"),
             mutation=FileMutationRecord.from_json(obj["mutation"], path + ".mutation"),
+            at=rt.opt(obj, "at", rt.number, path),
             seq=rt.opt(obj, "seq", rt.integer, path),
         )
 
@@ -1782,7 +1789,8 @@ class ToolFileMutatedEvent:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["sessionId"] = self.session_id
         out["partId"] = self.part_id
-        out["at"] = self.at
+        if self.at is not UNSET:
+            out["at"] = self.at
         if self.seq is not UNSET:
             out["seq"] = self.seq
         out["source"] = self.source.to_json()
@@ -1796,17 +1804,17 @@ class ToolPolicyAssessedEvent:
     TYPE: ClassVar[str] = "tool.policy.assessed"
     _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.policy.assessed"}
     _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "assessment")
-    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "at", "source", "assessment")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source", "assessment")
     session_id: str
     """Session (stream) the event belongs to."""
     part_id: str
     """Part the event is about; stable for the whole lifecycle."""
-    at: float
-    """When it happened, epoch milliseconds: from the provider when given, else from the injected
-    clock.
-    """
     source: EventSource
     assessment: ToolCallAssessmentRecord
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
     seq: Union[int, Unset] = UNSET
     """Position in the session stream, assigned by the store on append."""
 
@@ -1816,9 +1824,9 @@ class ToolPolicyAssessedEvent:
         return cls(
             session_id=rt.string(obj["sessionId"], path + ".sessionId"),
             part_id=rt.string(obj["partId"], path + ".partId"),
-            at=rt.number(obj["at"], path + ".at"),
             source=EventSource.from_json(obj["source"], path + ".source"),
             assessment=ToolCallAssessmentRecord.from_json(obj["assessment"], path + ".assessment"),
+            at=rt.opt(obj, "at", rt.number, path),
             seq=rt.opt(obj, "seq", rt.integer, path),
         )
 
@@ -1826,7 +1834,8 @@ class ToolPolicyAssessedEvent:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["sessionId"] = self.session_id
         out["partId"] = self.part_id
-        out["at"] = self.at
+        if self.at is not UNSET:
+            out["at"] = self.at
         if self.seq is not UNSET:
             out["seq"] = self.seq
         out["source"] = self.source.to_json()

@@ -152,7 +152,7 @@ export class ClaudeReader implements Adapter {
     if (QUIET_TYPES.has(type) || type.startsWith('api-request')) return;
     if ('tool_use_id' in line || 'toolUseID' in line || textOf().includes('"tool_use"')) {
       this.out.diagnostic('unknown_event', `line ${pos.line}: Claude Code message type "${type}" is not known to this adapter and may carry tool data; it was skipped`, pos, { excerpt: textOf().slice(0, 200) });
-    }
+    } else this.out.unrecognized(pos);
   }
 
   end(): void {
@@ -196,10 +196,10 @@ export class ClaudeReader implements Adapter {
   }
 
   /** Event time: the line's timestamp, else the last one seen (stream-json system lines have none), else the clock. */
-  private timeOf(line: Obj | undefined): number {
+  private timeOf(line: Obj | undefined): number | undefined {
     const at = line === this.curLine ? this.curAt : toEpochMs(line?.timestamp);
     if (at !== undefined) return at;
-    return this.lastAt ?? this.options.clock?.() ?? 0;
+    return this.lastAt ?? this.options.clock?.();
   }
 
   private frameOf(line: Obj, pos: InputPosition, nested?: { parentId: string; agentId?: string; timestamp: unknown }): Frame {
@@ -404,7 +404,7 @@ export class ClaudeReader implements Adapter {
       body.message = `${heartbeat ? 'Still running' : 'Running'} after ${seconds} s`;
     }
     // stream-json progress lines carry no timestamp; the elapsed time places them exactly.
-    const at = toEpochMs(line.timestamp) ?? (body.elapsedMs !== undefined && call.startedAt > 0 ? call.startedAt + body.elapsedMs : this.timeOf(line));
+    const at = toEpochMs(line.timestamp) ?? (body.elapsedMs !== undefined && call.startedAt !== undefined && call.startedAt > 0 ? call.startedAt + body.elapsedMs : this.timeOf(line));
     this.tracker.progress(call, body, at, pos);
   }
 

@@ -29,7 +29,7 @@ export interface Call {
   /** The complete input is known (not just streamed fragments). */
   inputFinal: boolean;
   terminal: boolean;
-  startedAt: number;
+  startedAt: number | undefined;
   cwd?: string;
   parentId?: string;
   childSessionId?: string;
@@ -43,7 +43,7 @@ export interface Call {
 /** What is known about the message a tool_use/tool_result block sits in. */
 export interface Frame {
   sessionId: string;
-  at: number;
+  at: number | undefined;
   pos: InputPosition;
   parentId?: string;
   agentId?: string;
@@ -99,7 +99,7 @@ export class CallTracker {
     return { cwd: cwd ?? info.cwd, mcpServers: info.mcpServers, taskDescription: this.taskDescription, mcpMetaTool };
   }
 
-  private env(call: Call, at: number, pos?: InputPosition) {
+  private env(call: Call, at: number | undefined, pos?: InputPosition) {
     return { sessionId: call.sessionId, partId: call.id, at, pos };
   }
 
@@ -167,7 +167,7 @@ export class CallTracker {
   }
 
   /** The complete input arrived (after streamed fragments): new input, and a better title. */
-  refine(call: Call, input: unknown, at: number, pos?: InputPosition, metaTool?: string): void {
+  refine(call: Call, input: unknown, at: number | undefined, pos?: InputPosition, metaTool?: string): void {
     call.inputFinal = true;
     const identity = identify(call.rawName, input, this.titleContext(call.sessionId, call.cwd, metaTool));
     const body: { input: unknown; title?: string; name?: string; metadata?: ToolMetadata } = { input };
@@ -185,13 +185,13 @@ export class CallTracker {
     this.out.emit('tool.updated', this.env(call, at, pos), body);
   }
 
-  private setParent(call: Call, parentId: string, at: number, pos?: InputPosition): void {
+  private setParent(call: Call, parentId: string, at: number | undefined, pos?: InputPosition): void {
     call.parentId = parentId;
     this.out.emit('tool.updated', this.env(call, at, pos), { metadata: { parentId } });
   }
 
   /** Links an agent to its Task call; calls of that agent seen before the link get their parent now. */
-  private adoptChildren(agentId: string, taskId: string, at: number, pos?: InputPosition): void {
+  private adoptChildren(agentId: string, taskId: string, at: number | undefined, pos?: InputPosition): void {
     for (const childId of this.agents.link(agentId, taskId)) {
       const child = this.calls.get(childId);
       if (child && !child.parentId && childId !== taskId) this.setParent(child, taskId, at, pos);
@@ -199,7 +199,7 @@ export class CallTracker {
   }
 
   /** A subagent's Task call became known: it gets childSessionId, the agent's calls their parentId. */
-  linkAgent(agentId: string, taskId: string, at: number, pos?: InputPosition): void {
+  linkAgent(agentId: string, taskId: string, at: number | undefined, pos?: InputPosition): void {
     this.adoptChildren(agentId, taskId, at, pos);
     const task = this.calls.get(taskId);
     if (task && task.childSessionId !== agentId) {
@@ -226,7 +226,7 @@ export class CallTracker {
       if (Object.keys(approval).length) (metadata ??= {}).approval = approval;
     }
     const env = this.env(call, frame.at, frame.pos);
-    const elapsed = elapsedOf(structured) ?? (frame.at >= call.startedAt && call.startedAt > 0 ? frame.at - call.startedAt : undefined);
+    const elapsed = elapsedOf(structured) ?? (frame.at !== undefined && call.startedAt !== undefined && frame.at >= call.startedAt && call.startedAt > 0 ? frame.at - call.startedAt : undefined);
 
     const serverError = serverToolError(block);
     if (block.is_error === true || serverError) {
@@ -262,7 +262,7 @@ export class CallTracker {
   }
 
   /** `system/task_*`: enriches metadata.task of the call that runs the task; no state change. */
-  task(subtype: string, line: Obj, at: number, pos: InputPosition): void {
+  task(subtype: string, line: Obj, at: number | undefined, pos: InputPosition): void {
     const taskId = s(line.task_id);
     const toolId = s(line.tool_use_id) ?? (taskId ? this.taskCalls.get(taskId) : undefined);
     if (!toolId) {
@@ -290,7 +290,7 @@ export class CallTracker {
   }
 
   /** `system/permission_denied`: the call is denied, whatever its result text says. */
-  deny(line: Obj, at: number, pos: InputPosition): void {
+  deny(line: Obj, at: number | undefined, pos: InputPosition): void {
     const id = s(line.tool_use_id);
     if (!id) return;
     const approval: Obj = { decision: 'deny' };
@@ -308,7 +308,7 @@ export class CallTracker {
   }
 
   /** SDK `control_request` `can_use_tool`: the harness asked for permission. */
-  approvalRequested(request: Obj, at: number, pos: InputPosition): void {
+  approvalRequested(request: Obj, at: number | undefined, pos: InputPosition): void {
     const id = s(request.tool_use_id);
     const call = id ? this.calls.get(id) : undefined;
     if (!call || call.terminal) return;
@@ -320,7 +320,7 @@ export class CallTracker {
   }
 
   /** Assistant frames withdrawn by the harness (`supersedes`, refusal fallbacks): their open calls never run. */
-  retract(uuids: unknown[], at: number, pos: InputPosition, why: string): void {
+  retract(uuids: unknown[], at: number | undefined, pos: InputPosition, why: string): void {
     for (const u of uuids) {
       const frame = typeof u === 'string' ? this.recentFrames.find((f) => f?.uuid === u) : undefined;
       for (const id of frame?.ids ?? []) {
@@ -333,12 +333,12 @@ export class CallTracker {
   }
 
   /** Streamed input fragment of a call whose complete input is not known yet. */
-  inputDelta(call: Call, delta: string, at: number, pos: InputPosition): void {
+  inputDelta(call: Call, delta: string, at: number | undefined, pos: InputPosition): void {
     if (!call.terminal && !call.inputFinal) this.out.emit('tool.input.delta', this.env(call, at, pos), { delta });
   }
 
   /** The call is running (tool_progress, bash_progress, waits). */
-  progress(call: Call, body: { message?: string; outputDelta?: string; elapsedMs?: number }, at: number, pos: InputPosition): void {
+  progress(call: Call, body: { message?: string; outputDelta?: string; elapsedMs?: number }, at: number | undefined, pos: InputPosition): void {
     if (!call.terminal) this.out.emit('tool.progress', this.env(call, at, pos), body);
   }
 }

@@ -87,7 +87,7 @@ export class AppServerForm {
    * — an undated notification happened at or after it — else the injected clock. Mixing
    * provider times with clock zeros would make nonsense durations.
    */
-  private timeOf(msg: Obj): number {
+  private timeOf(msg: Obj): number | undefined {
     const p = obj(msg.params);
     const turn = obj(p?.turn);
     const turnSeconds = ms(turn?.completedAt) ?? ms(turn?.startedAt);
@@ -142,7 +142,7 @@ export class AppServerForm {
   }
 
   /** Records that `child` runs under `parentPartId` of `parentThread`; links parts already shown. */
-  private link(child: string, parentThread: string, parentPartId: string | undefined, at: number, pos?: InputPosition): void {
+  private link(child: string, parentThread: string, parentPartId: string | undefined, at: number | undefined, pos?: InputPosition): void {
     if (child === parentThread) return;
     const t = this.thread(child);
     this.lastThread = parentThread;
@@ -161,7 +161,7 @@ export class AppServerForm {
     return `${sessionId}\u0000${partId}`;
   }
 
-  private observe(sessionId: string, partId: string, item: Obj, phase: Phase, at: number, pos: InputPosition): void {
+  private observe(sessionId: string, partId: string, item: Obj, phase: Phase, at: number | undefined, pos: InputPosition): void {
     const approval = this.approvals.get(this.keyOf(sessionId, partId));
     const extra: ToolMetadata = { ...this.parentMeta(sessionId), ...(approval ? { approval } : {}) };
     const before = this.c.tracker.state(sessionId, partId);
@@ -184,7 +184,7 @@ export class AppServerForm {
   }
 
   /** Spawning calls name the threads they create: those threads' calls are linked to them. */
-  private learnChildren(sessionId: string, partId: string, item: Obj, at: number, pos: InputPosition): void {
+  private learnChildren(sessionId: string, partId: string, item: Obj, at: number | undefined, pos: InputPosition): void {
     const type = itemType(text(item.type) ?? '');
     if (type === 'collabAgentToolCall' && SPAWNING_TOOLS.has(camel(text(item.tool) ?? ''))) {
       for (const child of receiversOf(item)) this.link(child, sessionId, partId, at, pos);
@@ -194,7 +194,7 @@ export class AppServerForm {
     }
   }
 
-  private notification(method: string, p: Obj, at: number, pos: InputPosition): void {
+  private notification(method: string, p: Obj, at: number | undefined, pos: InputPosition): void {
     const phase = ITEM_METHODS[method];
     if (phase) {
       const item = obj(p.item);
@@ -249,17 +249,17 @@ export class AppServerForm {
     }
   }
 
-  private progress(sessionId: string, partId: string, body: { outputDelta?: string; message?: string }, at: number, pos: InputPosition, method: string): void {
+  private progress(sessionId: string, partId: string, body: { outputDelta?: string; message?: string }, at: number | undefined, pos: InputPosition, method: string): void {
     if (!this.c.tracker.progress({ sessionId, partId, at, pos }, body)) {
       this.c.out.diagnostic('orphan_event', `${method} for item ${partId}, which is not running; ignored`, pos, { partId });
     }
   }
 
-  private turnCompleted(sessionId: string, turn: Obj, at: number, pos: InputPosition): void {
+  private turnCompleted(sessionId: string, turn: Obj, at: number | undefined, pos: InputPosition): void {
     const status = camel(text(turn.status) ?? 'completed');
     // `turn.completedAt` is in seconds: only used when it is later than what the recording showed.
     const seconds = ms(turn.completedAt);
-    const when = seconds !== undefined && seconds * 1000 > at ? seconds * 1000 : at;
+    const when = seconds !== undefined && (at === undefined || seconds * 1000 > at) ? seconds * 1000 : at;
     // A full item list is authoritative: it closes what is still open, with the items' final state.
     for (const raw of arr(turn.items) ?? []) {
       const item = obj(raw);
@@ -302,7 +302,7 @@ export class AppServerForm {
     }
   }
 
-  private serverRequest(method: string, msg: Obj, at: number, pos: InputPosition): void {
+  private serverRequest(method: string, msg: Obj, at: number | undefined, pos: InputPosition): void {
     const p = obj(msg.params) ?? {};
     const requestId = String(msg.id);
     const sessionId = this.sessionOf(p.threadId ?? p.conversationId);
@@ -344,7 +344,7 @@ export class AppServerForm {
     }
   }
 
-  private response(msg: Obj, dir: Direction | undefined, at: number, pos: InputPosition): void {
+  private response(msg: Obj, dir: Direction | undefined, at: number | undefined, pos: InputPosition): void {
     const result = obj(msg.result);
     const req = this.requests.get(String(msg.id));
     const answers = req && dir !== 'in' && (dir === 'out' || this.fits(req.method, result, msg.error));
@@ -393,7 +393,7 @@ export class AppServerForm {
     return false;
   }
 
-  private resolved(requestId: unknown, at: number, pos: InputPosition): void {
+  private resolved(requestId: unknown, at: number | undefined, pos: InputPosition): void {
     const req = this.requests.get(String(requestId));
     if (!req?.partId) return;
     this.requests.delete(String(requestId));

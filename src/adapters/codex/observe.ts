@@ -15,9 +15,9 @@ export class CodexContext {
     this.tracker = new PartTracker(out);
   }
 
-  /** Time for a line that carries none. */
-  now(): number {
-    return this.options.clock?.() ?? 0;
+  /** Time for a line that carries none: the explicit clock's, else none (never invented). */
+  now(): number | undefined {
+    return this.options.clock?.();
   }
 
   /** One diagnostic per `key`, so a recurring oddity is reported once, not per line. */
@@ -37,7 +37,7 @@ export interface Seen {
   partId: string;
   item: Obj;
   phase: Phase;
-  at: number;
+  at: number | undefined;
   /** When the item started, if the line says (rollouts and completed-only items). */
   startedAt?: number;
   pos?: InputPosition;
@@ -81,7 +81,7 @@ export function finishItem(c: CodexContext, s: Pick<Seen, 'sessionId' | 'partId'
 }
 
 /** Ends every open part of a group as interrupted (a turn that stopped under them). */
-export function interruptGroup(c: CodexContext, group: string, why: string, at: number, pos?: InputPosition, code = 'interrupted'): number {
+export function interruptGroup(c: CodexContext, group: string, why: string, at: number | undefined, pos?: InputPosition, code = 'interrupted'): number {
   const open = c.tracker.openIn(group);
   for (const p of open) {
     const title = c.tracker.titleOf(p.sessionId, p.partId) ?? 'Tool call';

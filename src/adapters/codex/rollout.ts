@@ -57,7 +57,7 @@ export class RolloutForm {
   private lastStamp: unknown;
   private lastMs = 0;
 
-  private timeOf(stamp: unknown): number {
+  private timeOf(stamp: unknown): number | undefined {
     if (stamp !== this.lastStamp || typeof stamp !== 'string') {
       const ms = toEpochMs(stamp);
       if (ms === undefined) return this.c.now();
@@ -106,7 +106,7 @@ export class RolloutForm {
     }
   }
 
-  private startCall(callId: string, ref: CallRef, args: Obj, rawType: string, at: number, pos: InputPosition): void {
+  private startCall(callId: string, ref: CallRef, args: Obj, rawType: string, at: number | undefined, pos: InputPosition): void {
     const session = this.session();
     if (this.c.tracker.show({ sessionId: session, partId: callId, at, pos }, session, callView(ref, args, this.ctx(), rawType))) {
       this.calls.set(callId, { ref, args });
@@ -117,7 +117,7 @@ export class RolloutForm {
     }
   }
 
-  private endCall(callId: string | undefined, output: unknown, at: number, pos: InputPosition, rawType: string): void {
+  private endCall(callId: string | undefined, output: unknown, at: number | undefined, pos: InputPosition, rawType: string): void {
     if (!callId) {
       this.c.out.diagnostic('orphan_result', `${rawType} without a call_id; ignored`, pos);
       return;
@@ -139,7 +139,7 @@ export class RolloutForm {
     finishItem(this.c, { sessionId: session, partId: callId, at, pos }, callOutcome(call.ref, call.args, readCallOutput(output), this.ctx()));
   }
 
-  private responseItem(p: Obj, at: number, pos: InputPosition): void {
+  private responseItem(p: Obj, at: number | undefined, pos: InputPosition): void {
     const type = text(p.type);
     const callId = nonEmpty(p.call_id) ?? nonEmpty(p.callId) ?? nonEmpty(p.id);
     switch (type) {
@@ -189,7 +189,7 @@ export class RolloutForm {
     }
   }
 
-  private event(p: Obj, at: number, pos: InputPosition): void {
+  private event(p: Obj, at: number | undefined, pos: InputPosition): void {
     const type = text(p.type) ?? '';
     const session = this.session();
     if (type === 'item_completed' || type === 'item_started') {
@@ -216,7 +216,7 @@ export class RolloutForm {
   }
 
   /** An event record of a call: refines the part its response item started, or starts one. */
-  private observeRecord(id: string, item: Obj, phase: Phase, at: number, startedAt: number | undefined, pos: InputPosition): void {
+  private observeRecord(id: string, item: Obj, phase: Phase, at: number | undefined, startedAt: number | undefined, pos: InputPosition): void {
     const session = this.session();
     const refineOnly = this.calls.has(id) && this.c.tracker.state(session, id) === 'open';
     const wasDone = this.c.tracker.state(session, id) === 'done';

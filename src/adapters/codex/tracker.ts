@@ -21,7 +21,7 @@ export type Outcome =
 export interface Where {
   sessionId: string;
   partId: string;
-  at: number;
+  at: number | undefined;
   pos?: InputPosition;
 }
 

@@ -48,7 +48,7 @@ const TERMINAL: ReadonlySet<RawStatus> = new Set(['completed', 'error']);
 const keyOf = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
 
 export interface CallsOptions {
-  clock: () => number;
+  clock: () => number | undefined;
   cwd?: string;
 }
 

@@ -31,10 +31,11 @@ export class OpenCodeReader implements BusTarget {
   private doc: { text: string; pos: InputPosition }[] = [];
   private readonly recent = new RecentIds();
   private readonly filter: HeadFilter;
-  private readonly clock: () => number;
+  private readonly clock: () => number | undefined;
 
   constructor(private readonly out: EventEmitterFor, private readonly options: AdapterOptions) {
-    this.clock = options.clock ?? (() => 0);
+    // Without an explicit clock, an event with no time of its own has none (never invented).
+    this.clock = options.clock ?? (() => undefined);
     this.calls = new Calls(out, new ToolNames(options.mcpServers ?? []), { clock: this.clock, cwd: options.cwd });
     this.filter = new HeadFilter(this.recent, this.calls.sessions);
     this.sse = this.newFramer();
@@ -146,7 +147,8 @@ export class OpenCodeReader implements BusTarget {
     if (type && RUN_LINE_TYPES.has(type) && !('properties' in o)) return this.runLine(o, type, pos);
     if (type && ('properties' in o || type.includes('.'))) return this.busEvent(o, type, pos, {});
     if (type === 'tool') return this.part(o, undefined, { pos });
-    if (type) return; // a well-formed record of a type with no tool data
+    // A typed record of none of OpenCode's forms (a Claude or Codex line, say): not this format.
+    if (type) return this.out.unrecognized(pos);
     this.out.malformed(JSON.stringify(o), 'a JSON object that is not an OpenCode event, run line, export or message', pos);
   }
 

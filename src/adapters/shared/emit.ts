@@ -7,7 +7,8 @@ type Body<T extends ToolEvent['type']> = Omit<Extract<ToolEvent, { type: T }>, '
 export interface Envelope {
   sessionId: string;
   partId: string;
-  at: number;
+  /** Undefined when neither the input nor an explicit clock gives a time: the event then has no `at`. */
+  at: number | undefined;
   pos?: InputPosition;
 }
 
@@ -25,12 +26,19 @@ export class EventEmitterFor {
   }
 
   emit<T extends ToolEvent['type']>(type: T, env: Envelope, body: Body<T>): void {
-    const event = { type, sessionId: env.sessionId, partId: env.partId, at: env.at, source: this.source(env.pos), ...body } as unknown as ToolEvent;
+    const event = (env.at === undefined
+      ? { type, sessionId: env.sessionId, partId: env.partId, source: this.source(env.pos), ...body }
+      : { type, sessionId: env.sessionId, partId: env.partId, at: env.at, source: this.source(env.pos), ...body }) as unknown as ToolEvent;
     this.sink.event(event);
   }
 
   diagnostic(code: string, message: string, pos?: InputPosition, extra: Partial<Diagnostic> = {}): void {
     this.sink.diagnostic({ severity: 'warning', code, message, source: this.source(pos), ...extra });
+  }
+
+  /** The line is well-formed but not this format; the pipeline reports such lines once per file. */
+  unrecognized(pos: InputPosition): void {
+    this.sink.unrecognized?.(pos);
   }
 
   /** A line that could not be read as the format: counted as malformed in `--summary`. */

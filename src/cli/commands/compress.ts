@@ -7,6 +7,7 @@ import { ContractError, type CompressionStep, type OutputCompressionSpec, type T
 import { CompressionStream, DEFAULT_SPECS, MARKER_PLACEHOLDERS, SpecError, checkSpec, loadExactEstimator } from '../../compress/index.js';
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
+import { OutputError } from '../output-errors.js';
 
 /** Without --spec: Codex's budget with toolnorm's neutral marker, which fits any budget kind. */
 const CLI_SPEC: OutputCompressionSpec = { id: 'cli', budget: { maxTokens: 10_000 }, strategy: [{ type: 'head_tail', headRatio: 0.5 }], estimator: 'bytes4' };
@@ -33,8 +34,8 @@ Options:
   --estimator E      bytes4 (ceil(bytes/4), default) or exact (o200k, needs gpt-tokenizer)
   --marker T         omission marker; placeholders ${MARKER_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}
 
-Exit: 0, 1 when the input or spec file cannot be read or the exact estimator is unavailable,
-2 on bad usage or an invalid spec.`;
+Exit: 0, 1 when the input or spec file cannot be read, the output cannot be written or the exact
+estimator is unavailable, 2 on bad usage or an invalid spec, 141 when the reader of stdout goes away.`;
 
 function positiveInt(flag: string, value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${flag} must be a positive integer, got "${value}"`);
@@ -139,8 +140,9 @@ function openInput(arg: string, io: { cwd: string; stdin: Readable }): { name: s
   return { name: arg, stream: createReadStream(path) };
 }
 
-const write = (stream: NodeJS.WritableStream, text: string) => new Promise<void>((done, fail) => {
-  stream.write(text, (err) => (err ? fail(err) : done()));
+const write = (stream: NodeJS.WritableStream, text: string, label: string) => new Promise<void>((done, fail) => {
+  // The failure is this command's output failing (OutputError): a closed pipe ends quietly.
+  stream.write(text, (err) => (err ? fail(new OutputError(label, err)) : done()));
 });
 
 export const compressCommand: Command = {
@@ -182,8 +184,8 @@ export const compressCommand: Command = {
       return 1;
     }
     const r = engine.end();
-    await write(io.stdout, r.text);
-    await write(io.stderr, `${JSON.stringify({ compressed: r.compressed, ...r.stats, sha256: r.sha256 })}\n`);
+    await write(io.stdout, r.text, 'stdout');
+    await write(io.stderr, `${JSON.stringify({ compressed: r.compressed, ...r.stats, sha256: r.sha256 })}\n`, 'stderr');
     return 0;
   },
 };

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { ADAPTER_IDS, adapterById, detectAdapter } from '../../adapters/registry.js';
+import { ADAPTERS, ADAPTER_IDS, adapterById, detectAdapter } from '../../adapters/registry.js';
 import type { AdapterDefinition } from '../../adapters/types.js';
 import { NormalizePipeline, type OutputFormat } from '../../pipeline/normalize.js';
-import { readLines, type Line } from '../../pipeline/lines.js';
+import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../../pipeline/lines.js';
+import { OutputError, outputFailure, safeWrite } from '../output-errors.js';
+import { StoreError } from '../../store/errors.js';
 import { resolveInputs, type Input } from '../inputs.js';
 import { LineWriter } from '../writer.js';
 import { progressBar } from '../progress.js';
@@ -18,23 +20,31 @@ const FORMATS: readonly OutputFormat[] = ['parts', 'events', 'acp', 'ui', ...ENC
 /** The recorded session `toolnorm normalize` runs on when given no input. */
 export const DEMO_INPUT = join(packageRoot(), 'fixtures/demo/claude-streamjson-all-tools.jsonl');
 
-const USAGE = `Usage: toolnorm normalize [--from auto|${ADAPTER_IDS.join('|')}] [--to ${FORMATS.join('|')}] [options] FILE...|-
+const USAGE = `Usage: toolnorm normalize [--from auto|${ADAPTER_IDS.join('|')}] [--to ${FORMATS.join('|')}] [options] [FILE...|-]
 
 Reads provider recordings (files, directories or - for stdin) line by line and prints NDJSON on
 stdout: final parts (--to parts, the default), ToolEvents, ACP session/update notifications,
 legacy UI parts, AI SDK 6 tool parts or UI message chunks, AG-UI 1.0 events, or OTLP/JSON trace
-requests (docs/outputs.md). Diagnostics go to stderr as JSON lines. With no FILE, a recorded Claude Code
-session shipped with toolnorm is normalized.
+requests (docs/outputs.md). Diagnostics go to stderr as JSON lines. With no FILE, stdin is read; only when
+stdin is a terminal is a recorded Claude Code session shipped with toolnorm normalized instead.
 
 Options:
-  --from F            input format (default auto: detected from the first lines)
+  --from F            input format (default auto: told for each file, and for stdin, from its
+                      first lines, so one run can mix providers). In a directory, a file that is
+                      no known format is skipped with one not_a_recording diagnostic
   --to T              output: ${FORMATS.join(' | ')} (default parts)
-  --summary           end stderr with {inputLines, events, parts, byKind, byState, diagnostics, malformedLines}
-  --strict            exit 1 when there is any diagnostic
+  --summary           end stderr with one JSON line: inputLines = eventLines + noToolDataLines +
+                      diagnosticLines, then events, parts, byKind, byState, diagnostics,
+                      malformedLines, invalidEvents
+  --strict            exit 1 when there is any diagnostic (e.g. unrecognized_input: no line of a
+                      file was the --from format)
   --session ID        session id for inputs that carry none
   --cwd DIR           session working directory for titles, when the input does not say
   --mcp-server NAME   a known MCP server name (repeatable), to split <server>_<tool> names
-  --clock zero|wall   time for lines without a timestamp: 0 (deterministic, default) or now
+  --clock none|zero|wall   time for lines without a timestamp: none (default: such events have no
+                      \`at\` and their parts no invented timing), 0, or the wall clock
+  --max-line-bytes N  skip longer lines unread, each with a line_too_large diagnostic (default
+                      128MiB; suffixes KiB, MiB, GiB)
   --output full|compressed   full outputs (default), or compress big outputs with the default specs
                       (Claude Bash 30,000 bytes middle cut; Codex 10,000 tokens half/half) and show
                       the compressed text; the original stays in the events (--to events, --store)
@@ -45,17 +55,37 @@ ${ENCODER_USAGE}
 
 Parts are printed once each, in their final state: a part is printed when it has been final for
 a while (64 events), and parts still open at the end of input are printed last.
-Exit: 0, or 1 when input is unreadable or --strict finds diagnostics, 2 on bad usage.`;
+Exit: 0; 1 when a named input is unreadable or no known format, the store fails, output cannot be
+written (e.g. a full disk) or --strict finds diagnostics; 2 on bad usage; 141 when the reader of
+stdout goes away (e.g. | head), quietly, as for SIGPIPE.`;
 
-function pickAdapter(from: string, firstLines: string[], file: string | undefined): AdapterDefinition {
-  if (from !== 'auto') {
-    const a = adapterById(from);
-    if (!a) throw new UsageError(`unknown --from "${from}"; expected auto or one of ${ADAPTER_IDS.join(', ')}`);
-    return a;
-  }
-  const found = detectAdapter({ lines: firstLines, file });
-  if (!found) throw new Error(`cannot tell the input format of ${file ?? 'the input'}; pass --from ${ADAPTER_IDS.join('|')}`);
-  return found.adapter;
+function fixedAdapter(from: string): AdapterDefinition | undefined {
+  if (from === 'auto') return undefined;
+  const a = adapterById(from);
+  if (!a) throw new UsageError(`unknown --from "${from}"; expected auto or one of ${ADAPTER_IDS.join(', ')}`);
+  return a;
+}
+
+/**
+ * The format of one input from its first non-empty lines; when they are the whole input and no
+ * line alone says, from the lines read as one JSON document (a pretty-printed `.meta.json`).
+ */
+function detect(sample: string[], whole: boolean, file: string): AdapterDefinition | undefined {
+  const found = detectAdapter({ lines: sample, file });
+  if (found) return found.adapter;
+  if (whole && sample.length > 1) return detectAdapter({ lines: [sample.join('\n')], file })?.adapter;
+  return undefined;
+}
+
+const SIZE = /^(\d+)\s*(k|ki|kib|m|mi|mib|g|gi|gib)?$/i;
+const UNIT: Record<string, number> = { '': 1, k: 1024, ki: 1024, kib: 1024, m: 1024 ** 2, mi: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gi: 1024 ** 3, gib: 1024 ** 3 };
+
+function byteSize(flag: string, text: string): number {
+  const m = SIZE.exec(text.trim());
+  const n = m ? Number(m[1]) * UNIT[(m[2] ?? '').toLowerCase()]! : NaN;
+  // V8 cannot hold a string of more than ~512 Mi characters: a longer line could never be read.
+  if (!Number.isSafeInteger(n) || n < 1 || n > 512 * 1024 ** 2) throw new UsageError(`--${flag} must be a size from 1 byte to 512MiB (e.g. 1048576, 64MiB), got "${text}"`);
+  return n;
 }
 
 export const normalizeCommand: Command = {
@@ -74,24 +104,29 @@ export const normalizeCommand: Command = {
         session: { type: 'string' },
         cwd: { type: 'string' },
         'mcp-server': { type: 'string', multiple: true },
-        clock: { type: 'string', default: 'zero' },
+        clock: { type: 'string', default: 'none' },
         output: { type: 'string', default: 'full' },
         'ui-states': { type: 'string', default: 'legacy' },
         store: { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        'max-line-bytes': { type: 'string' },
         ...ENCODER_OPTIONS,
       },
     });
     const v = parsed.values;
     const to = v.to as OutputFormat;
     if (!FORMATS.includes(to)) throw new UsageError(`unknown --to "${v.to}"; expected ${FORMATS.join(', ')}`);
-    if (v.clock !== 'zero' && v.clock !== 'wall') throw new UsageError('--clock must be zero or wall');
+    if (v.clock !== 'none' && v.clock !== 'zero' && v.clock !== 'wall') throw new UsageError('--clock must be none, zero or wall');
     if (v.output !== 'full' && v.output !== 'compressed') throw new UsageError('--output must be full or compressed');
     if (v['ui-states'] !== 'legacy' && v['ui-states'] !== 'canonical') throw new UsageError('--ui-states must be legacy or canonical');
 
     const encoder = isEncodedFormat(to) ? await loadEncoder(to, v) : undefined;
 
-    const positionals = parsed.positionals.length ? parsed.positionals : [DEMO_INPUT];
+    const fixed = fixedAdapter(v.from!);
+    const maxLineBytes = v['max-line-bytes'] === undefined ? DEFAULT_MAX_LINE_BYTES : byteSize('max-line-bytes', v['max-line-bytes']);
+
+    // No FILE: stdin when something is piped in; the demo only for a person at a terminal.
+    const positionals = parsed.positionals.length ? parsed.positionals : (io.stdin as { isTTY?: boolean }).isTTY ? [DEMO_INPUT] : ['-'];
     let inputs: Input[];
     try {
       inputs = resolveInputs(positionals, io.cwd, io.stdin);
@@ -105,93 +140,133 @@ export const normalizeCommand: Command = {
     }
 
     const out = new LineWriter(io.stdout);
-    const err = new LineWriter(io.stderr, 0);
+    const err = new LineWriter(io.stderr, 0, 'stderr');
     let store: StoreSink | undefined;
     if (v.store) {
       try {
-        store = await openStoreSink(v.store);
+        store = await openStoreSink(v.store, io.cwd);
       } catch (e) {
-        io.stderr.write(`toolnorm normalize: cannot open store ${v.store}: ${(e as Error).message}\n`);
+        io.stderr.write(`toolnorm normalize: cannot open ${(e as Error).message}\n`);
         return 1;
       }
     }
-    let pipeline: NormalizePipeline | undefined;
+    const pipeline = new NormalizePipeline(fixed ?? ADAPTERS[0]!, {
+      to,
+      sessionId: v.session,
+      cwd: v.cwd,
+      mcpServers: v['mcp-server'],
+      // Only an explicit --clock supplies times the input does not carry.
+      ...(v.clock === 'wall' ? { clock: Date.now } : v.clock === 'zero' ? { clock: () => 0 } : {}),
+      output: v.output as 'full' | 'compressed',
+      uiStates: v['ui-states'] as 'legacy' | 'canonical',
+      ...(v.output === 'compressed' ? { compressor: new DeclarativeCompressor() } : {}),
+      ...(encoder ? { encoder } : {}),
+    }, {
+      output: (r) => out.json(r),
+      diagnostic: (d) => { if (!v.quiet) err.json(d); },
+      event: store ? (e) => store!.add(e) : undefined,
+    });
     const total = inputs.reduce((n, i) => n + (i.size ?? 0), 0);
     const bar = progressBar(io.stderr, total);
-    let unreadable = false;
+    /** An input named on the command line could not be read or its format told. */
+    let failedInput = false;
+    const pump = async () => {
+      if (out.pending >= 64 * 1024) await out.flush();
+      if (err.pending) await err.flush(true);
+      if (store?.due()) await store.flush();
+    };
     try {
       for (const input of inputs) {
         let lines: AsyncGenerator<Line>;
+        const shown = input.name === '-' ? 'stdin' : input.name;
         try {
-          lines = readLines(input.open(), bar ? (n) => bar.add(n) : undefined);
+          lines = readLines(input.open(), bar ? (n) => bar.add(n) : undefined, { maxLineBytes });
         } catch (e) {
-          io.stderr.write(`toolnorm normalize: cannot read ${input.name}: ${(e as Error).message}\n`);
-          unreadable = true;
+          io.stderr.write(`toolnorm normalize: cannot read ${shown}: ${(e as Error).message}\n`);
+          failedInput = true;
           continue;
         }
         const buffered: Line[] = [];
-        if (!pipeline) {
-          // Detection needs the first non-empty lines; they are replayed into the adapter after.
-          // `break` inside for-await would close the generator and lose the rest of the file,
-          // so the sample is pulled with next() and the generator stays open.
-          const sample: string[] = [];
-          while (sample.length < 20) {
-            const r = await lines.next();
-            if (r.done) break;
-            buffered.push(r.value);
-            if (r.value.text.trim()) sample.push(r.value.text);
+        // The format of each input (each file, and stdin as one stream) from its first non-empty
+        // lines, which are then replayed into the adapter. `break` inside for-await would close
+        // the generator and lose the rest of the file, so the sample is pulled with next().
+        // Files found in a directory are checked even under --from: one no format knows (a
+        // README, a script) is skipped with one diagnostic instead of one per line.
+        let adapter = fixed;
+        try {
+          if (!fixed || input.inDirectory) {
+            const sample: string[] = [];
+            let whole = false;
+            while (sample.length < 20) {
+              const r = await lines.next();
+              if (r.done) { whole = true; break; }
+              buffered.push(r.value);
+              if (r.value.text.trim()) sample.push(r.value.text);
+            }
+            const found = sample.length ? detect(sample, whole, input.name) : fixed ?? pipeline.definition;
+            if (!found) {
+              await lines.return(undefined);
+              if (!input.inDirectory) failedInput = true;
+              pipeline.report({
+                severity: input.inDirectory ? 'warning' : 'error',
+                code: 'not_a_recording',
+                message: `${shown} was skipped: its first lines are no format toolnorm reads (${ADAPTER_IDS.join(', ')})${input.inDirectory ? '' : '; pass --from to read it as one'}`,
+                // A source names a provider, and this input has none (under --from, the forced one).
+                ...(fixed ? { source: { provider: fixed.provider, ...(input.name !== '-' ? { file: input.name } : {}) } } : {}),
+              });
+              await pump();
+              continue;
+            }
+            adapter ??= found;
           }
-          const adapter = pickAdapter(v.from!, sample, input.name);
-          pipeline = new NormalizePipeline(adapter, {
-            to,
-            sessionId: v.session,
-            cwd: v.cwd,
-            mcpServers: v['mcp-server'],
-            clock: v.clock === 'wall' ? Date.now : () => 0,
-            output: v.output as 'full' | 'compressed',
-            uiStates: v['ui-states'] as 'legacy' | 'canonical',
-            ...(v.output === 'compressed' ? { compressor: new DeclarativeCompressor() } : {}),
-            ...(encoder ? { encoder } : {}),
-          }, {
-            output: (r) => out.json(r),
-            diagnostic: (d) => { if (!v.quiet) err.json(d); },
-            event: store ? (e) => store!.add(e) : undefined,
-          });
+        } catch (e) {
+          if (e instanceof OutputError || e instanceof StoreError) throw e;
+          io.stderr.write(`toolnorm normalize: cannot read ${shown}: ${(e as Error).message}\n`);
+          failedInput = true;
+          continue;
         }
-        const p = pipeline;
+        pipeline.useAdapter(adapter!);
         const name = inputs.length > 1 || input.name !== '-' ? input.name : undefined;
-        p.beginFile(input.name);
+        pipeline.beginFile(input.name);
         const feed = async (l: Line) => {
-          p.line(l.text, { line: l.line, offset: l.offset, ...(name !== undefined ? { file: name } : {}) });
-          if (out.pending >= 64 * 1024) await out.flush();
-          if (err.pending) await err.flush(true);
-          if (store?.due()) await store.flush();
+          const pos = { line: l.line, offset: l.offset, ...(name !== undefined ? { file: name } : {}) };
+          if (l.tooLarge !== undefined) pipeline.lineTooLarge(l.tooLarge, maxLineBytes, pos);
+          else pipeline.line(l.text, pos);
+          await pump();
         };
         try {
           for (const l of buffered) await feed(l);
           for await (const l of lines) await feed(l);
         } catch (e) {
-          io.stderr.write(`toolnorm normalize: cannot read ${input.name}: ${(e as Error).message}\n`);
-          unreadable = true;
+          // Failures of our own output or the store are theirs, never "cannot read" the input.
+          if (e instanceof OutputError || e instanceof StoreError) throw e;
+          io.stderr.write(`toolnorm normalize: cannot read ${shown}: ${(e as Error).message}\n`);
+          failedInput = true;
         }
-        p.endFile(input.name);
+        pipeline.endFile(input.name);
       }
-      const summary = pipeline!.end();
+      const summary = pipeline.end();
       await store?.flush();
-      await out.flush(true);
-      await err.flush(true);
+      await out.close();
+      await err.close();
       bar?.done();
       if (v.summary) io.stderr.write(`${JSON.stringify(summary)}\n`);
-      if (unreadable) return 1;
+      if (failedInput) return 1;
       return v.strict && summary.diagnostics > 0 ? 1 : 0;
     } catch (e) {
       if (e instanceof UsageError) throw e;
-      await out.flush(true);
-      await err.flush(true);
-      io.stderr.write(`toolnorm normalize: ${(e as Error).message}\n`);
+      const failed = outputFailure(e, 'normalize', io.stderr);
+      if (failed !== undefined) return failed;
+      await out.flush(true).catch(() => {});
+      await err.flush(true).catch(() => {});
+      safeWrite(io.stderr, `toolnorm normalize: ${(e as Error).message}\n`);
       return 1;
     } finally {
-      await store?.close();
+      try {
+        await store?.close();
+      } catch (e) {
+        safeWrite(io.stderr, `toolnorm normalize: ${(e as Error).message}\n`);
+      }
     }
   },
 };

@@ -12,6 +12,8 @@ import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
 import { ENCODED_FORMAT_NAMES, ENCODER_OPTIONS, ENCODER_USAGE, isEncodedFormat, loadEncoder } from '../encoders.js';
 import { encodeFinalParts } from '../../pipeline/encoder.js';
+import { outputFailure, safeWrite } from '../output-errors.js';
+import { storeError } from '../../store/errors.js';
 
 const FORMATS = ['parts', 'events', 'acp', 'ui', ...ENCODED_FORMAT_NAMES] as const;
 type Format = (typeof FORMATS)[number];
@@ -34,7 +36,9 @@ Options:
   --ui-states legacy|canonical   UI state names (default legacy)
 ${ENCODER_USAGE}
   --quiet             do not print diagnostics
-Exit: 0, 1 when the store cannot be read or has no such session, 2 on bad usage.`;
+The store is opened read-only: a read-only file or directory is fine.
+Exit: 0, 1 when the store cannot be read or has no such session (the message names the store and
+the cause), or output cannot be written, 2 on bad usage, 141 when the reader of stdout goes away.`;
 
 function seqOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -79,13 +83,13 @@ export const replayCommand: Command = {
     let store: EventStore;
     try {
       // Never created by a reader: a mistyped path is an error, not an empty store.
-      store = await openStore(v.store, { cwd: io.cwd, create: false });
+      store = await openStore(v.store, { cwd: io.cwd, create: false, readOnly: true });
     } catch (e) {
-      io.stderr.write(`toolnorm replay: cannot open store ${label}: ${(e as Error).message}\n`);
+      io.stderr.write(`toolnorm replay: cannot open ${storeError(label, e).message}\n`);
       return 1;
     }
     const out = new LineWriter(io.stdout);
-    const err = new LineWriter(io.stderr, 0);
+    const err = new LineWriter(io.stderr, 0, 'stderr');
     const sessionId = v.session;
     try {
       const head = await store.head(sessionId);
@@ -105,12 +109,14 @@ export const replayCommand: Command = {
         else for (const frame of encodeParts(sessionId, parts, { output: v.output as 'full' | 'compressed' })) out.json({ jsonrpc: '2.0', method: 'session/update', params: frame });
         if (!v.quiet) for (const d of diagnosticsOf(state.state)) err.json(d);
       }
-      await out.flush(true);
-      await err.flush(true);
+      await out.close();
+      await err.close();
       return 0;
     } catch (e) {
-      await out.flush(true);
-      io.stderr.write(`toolnorm replay: ${(e as Error).message}\n`);
+      const failed = outputFailure(e, 'replay', io.stderr);
+      if (failed !== undefined) return failed;
+      await out.flush(true).catch(() => {});
+      safeWrite(io.stderr, `toolnorm replay: ${storeError(label, e).message}\n`);
       return 1;
     } finally {
       await store.close();

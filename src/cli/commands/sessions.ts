@@ -4,12 +4,15 @@ import type { EventStore, SessionInfo } from '../../store/types.js';
 import { LineWriter } from '../writer.js';
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
+import { outputFailure } from '../output-errors.js';
+import { storeError } from '../../store/errors.js';
 
 const USAGE = `Usage: toolnorm sessions [--store URL] [--format json|table]
 
 Lists the sessions stored in an event store, in the order they were created: NDJSON lines
-{sessionId, events, firstAt, lastAt} (times are the first and last event's epoch ms), or an
-aligned table for people.
+{sessionId, events, firstAt, lastAt} (times are the first and last event's epoch ms, null when
+the session's events carry no time), or an aligned table for people ("-" for no time). The store
+is opened read-only: a read-only file or directory is fine.
 
 Options:
   --store URL         sqlite:PATH or postgres://… (default sqlite:.toolnorm/events.db)
@@ -35,24 +38,29 @@ export const sessionsCommand: Command = {
     const label = describeStoreUrl(url);
     let store: EventStore;
     try {
-      store = await openStore(url, { cwd: io.cwd, create: false });
+      store = await openStore(url, { cwd: io.cwd, create: false, readOnly: true });
     } catch (e) {
-      io.stderr.write(`toolnorm sessions: cannot open store ${label}: ${(e as Error).message}\n`);
+      io.stderr.write(`toolnorm sessions: cannot open ${storeError(label, e).message}\n`);
       return 1;
     }
+    const out = new LineWriter(io.stdout);
     try {
-      const sessions = await store.sessions();
-      if (format === 'table') {
-        io.stdout.write(table(sessions));
-        return 0;
+      let sessions: SessionInfo[];
+      try {
+        sessions = await store.sessions();
+      } catch (e) {
+        io.stderr.write(`toolnorm sessions: ${storeError(label, e).message}\n`);
+        return 1;
       }
-      const out = new LineWriter(io.stdout);
-      for (const s of sessions) out.json({ sessionId: s.sessionId, events: s.lastSeq, firstAt: s.firstAt, lastAt: s.lastAt });
-      await out.flush(true);
+      if (format === 'table') out.text(table(sessions).trimEnd());
+      // A session whose events carry no time has none: firstAt and lastAt are null, never 0.
+      else for (const s of sessions) out.json({ sessionId: s.sessionId, events: s.lastSeq, firstAt: s.firstAt ?? null, lastAt: s.lastAt ?? null });
+      await out.close();
       return 0;
     } catch (e) {
-      io.stderr.write(`toolnorm sessions: ${(e as Error).message}\n`);
-      return 1;
+      const failed = outputFailure(e, 'sessions', io.stderr);
+      if (failed !== undefined) return failed;
+      throw e;
     } finally {
       await store.close();
     }

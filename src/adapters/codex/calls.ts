@@ -250,6 +250,7 @@ export function callOutcome(ref: CallRef, args: Obj, out: CallOutput, ctx: CallC
   const elapsed = out.elapsedMs !== undefined ? { elapsedMs: out.elapsedMs } : {};
   const body = out.text;
   if (out.denied) return { ok: false, error: failure(body?.trim() || 'Rejected by the user', 'denied'), metadata: meta, ...elapsed };
+  if (out.failure) return { ok: false, error: failure(body?.trim() || `${ref.name} failed`, out.failure), metadata: meta, ...elapsed };
   const style = ref.rule.result;
   if (style === 'command' || style === 'patch') {
     if (out.exitCode !== undefined && out.exitCode !== 0) {

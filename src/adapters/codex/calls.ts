@@ -3,7 +3,8 @@
 // `namespace: "mcp__<server>"`). Each rule says the kind, title and input of a call, and how to read
 // its output.
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
-import { mcpKind, mcpTitle } from '../shared/mcp.js';
+import { kindFromName } from '../shared/kinds.js';
+import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import { displayPath, words } from '../shared/titles.js';
 import { lineTitle } from './commands.js';
 import { agentToolTitle } from './agents.js';
@@ -189,7 +190,7 @@ export function mcpRef(name: string, namespace?: string): { server: string; tool
 
 function mcpRule(server: string, tool: string): CallRule {
   return {
-    kind: () => mcpKind(server, tool),
+    kind: () => mcpIntentKind(server, tool),
     title: (a) => mcpTitle(server, tool, a),
     metadata: () => ({ mcp: { server, tool } }),
     result: 'mcp',
@@ -197,7 +198,7 @@ function mcpRule(server: string, tool: string): CallRule {
 }
 
 const unknownRule = (name: string): CallRule => ({
-  kind: 'unknown',
+  kind: kindFromName(name),
   title: () => `Running ${words(name) || name}`,
   result: 'plain',
 });

@@ -3,7 +3,7 @@
 // output and failure of an item; `itemView`/`itemOutcome` apply the rules every row shares
 // (status → error, durationMs → elapsedMs, exit code → metadata.exitCode).
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
-import { mcpKind, mcpTitle } from '../shared/mcp.js';
+import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import type { ToolOutput } from '../shared/output.js';
 import { displayPath, words } from '../shared/titles.js';
 import { AGENT_FAILED, SPAWNING_TOOLS, activityTitle, agentStates, agentToolTitle, receiversOf } from './agents.js';
@@ -110,7 +110,7 @@ export const ITEMS: Record<string, ItemRule> = {
   },
   mcpToolCall: {
     name: (i) => nonEmpty(i.tool) ?? 'mcpToolCall',
-    kind: (i) => mcpKind(text(i.server) ?? '', text(i.tool) ?? ''),
+    kind: (i) => mcpIntentKind(text(i.server) ?? '', text(i.tool) ?? ''),
     title: (i) => mcpTitle(text(i.server) ?? 'mcp', text(i.tool) ?? 'tool', argsOf(i)),
     input: argsOf,
     metadata: (i) => {
@@ -136,7 +136,7 @@ export const ITEMS: Record<string, ItemRule> = {
   },
   dynamicToolCall: {
     name: (i) => nonEmpty(i.tool) ?? 'dynamicToolCall',
-    kind: (i) => mcpKind(text(i.namespace) ?? '', text(i.tool) ?? ''),
+    kind: (i) => mcpIntentKind(text(i.namespace) ?? '', text(i.tool) ?? ''),
     title: (i) => mcpTitle(nonEmpty(i.namespace) ?? 'client tool', text(i.tool) ?? 'tool', argsOf(i)),
     input: argsOf,
     metadata: (i) => (nonEmpty(i.namespace) ? { namespace: i.namespace } : {}),

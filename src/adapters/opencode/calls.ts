@@ -12,7 +12,7 @@ import { OwnedMap } from '../../events/persistent-map.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
 import { describe, MUTABLE_META, type Description } from './describe.js';
-import { errorCode, stoppedCommand } from './errors.js';
+import { errorCode, nonZeroExit, stoppedCommand } from './errors.js';
 import { completedOutput, outputDelta, terminalMetadata } from './output.js';
 import { obj, text, type Obj, type RawStatus, type ToolPartView } from './part-view.js';
 import { Sessions, type TaskRef } from './sessions.js';
@@ -244,14 +244,14 @@ export class Calls {
       const details: Obj = {};
       if (d.invalid.tool) details.requestedTool = d.invalid.tool;
       if (d.invalid.error) details.reason = d.invalid.error;
-      this.out.emit('tool.failed', env, { error: { message, code: d.invalid.code, ...(Object.keys(details).length ? { details } : {}) }, ...elapsed, ...withMeta(terminalMetadata(view)) });
+      this.out.emit('tool.failed', env, { error: { message, code: d.invalid.code, ...(Object.keys(details).length ? { details } : {}) }, ...elapsed, ...withMeta(providerStatus(view)) });
     } else if (view.status === 'completed') {
-      const stopped = d.kind === 'bash' ? stoppedCommand(view.output, view.metadata) : undefined;
+      const stopped = d.kind === 'bash' ? stoppedCommand(view.output, view.metadata) ?? nonZeroExit(view.output, view.metadata) : undefined;
       if (stopped) {
         this.out.emit('tool.failed', env, {
           error: { message: stopped.message, code: stopped.code, details: { output: view.output, opencodeStatus: 'completed' } },
           ...elapsed,
-          ...withMeta(terminalMetadata(view)),
+          ...withMeta(providerStatus(view)),
         });
       } else {
         const built = completedOutput(view);
@@ -330,6 +330,11 @@ function metaKeysOf(meta: ToolMetadata): Record<string, string> {
   const keys: Record<string, string> = {};
   for (const k of MUTABLE_META) keys[k] = keyOf(meta[k]);
   return keys;
+}
+
+/** Terminal metadata of a call OpenCode stored as `completed` that failed by the rule: its own status is kept. */
+function providerStatus(view: ToolPartView): ToolMetadata {
+  return { ...terminalMetadata(view), opencodeStatus: view.status };
 }
 
 function withMeta(m: ToolMetadata): { metadata?: ToolMetadata } {

@@ -3,7 +3,8 @@
 // as sanitize(server) + "_" + sanitize(tool) where sanitize keeps `_` and `-`, so splitting on the
 // first `_` is ambiguous (`my_db_query`): only a known server or a known MCP tool name decides.
 import type { McpRef, ToolKind } from '../../contract/index.js';
-import { knownMcpTools, mcpKind } from '../shared/mcp.js';
+import { kindFromName } from '../shared/kinds.js';
+import { knownMcpTools, mcpIntentKind } from '../shared/mcp.js';
 import { toolSpec, type ToolSpec } from './tool-table.js';
 
 export interface ToolIdentity {
@@ -55,9 +56,9 @@ export class ToolNames {
     const spec = toolSpec(name);
     if (spec) return { name, kind: spec.kind, spec };
     const mcp = this.split(name);
-    if (mcp) return { name, kind: mcpKind(mcp.server, mcp.tool), mcp };
+    if (mcp) return { name, kind: mcpIntentKind(mcp.server, mcp.tool), mcp };
     // Not built in and not a known MCP tool: an MCP tool of an unlisted server (or a custom tool
     // file's `${file}_${export}`) when it has the `_` of `<server>_<tool>`, otherwise a plugin tool.
-    return { name, kind: name.includes('_') ? 'mcp' : 'unknown' };
+    return { name, kind: name.includes('_') ? 'mcp' : kindFromName(name) };
   }
 }

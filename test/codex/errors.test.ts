@@ -36,7 +36,8 @@ function recordedOutputs(): Seen[] {
   return out;
 }
 
-const partsOf = (file: string) => collect(codexAdapter, [{ name: file, text: readFileSync(join(DIR, file), 'utf8') }]).parts;
+type Part = { id: string; state: string; error?: { code?: string; message: string } };
+const partsOf = (file: string) => collect(codexAdapter, [{ name: file, text: readFileSync(join(DIR, file), 'utf8') }]).parts as Part[];
 
 describe('codex error table', () => {
   const outputs = recordedOutputs();

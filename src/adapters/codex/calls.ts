@@ -6,7 +6,7 @@ import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js'
 import { kindFromName } from '../shared/kinds.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import { displayPath, words } from '../shared/titles.js';
-import { lineTitle } from './commands.js';
+import { commandItemTitle, lineTitle } from './commands.js';
 import { agentToolTitle } from './agents.js';
 import type { CallOutput } from './call-output.js';
 import { changeToolKind, changesInput, changesText, changesTitle, parsePatch, patchIn } from './changes.js';
@@ -64,8 +64,7 @@ function shellRule(commandKey: string, cwdKey: string): CallRule {
     title: (a, ctx) => {
       const patch = shellPatch(a[commandKey]);
       if (patch) return changesTitle(parsePatch(patch, false), ctx.cwd);
-      const script = scriptOf(a[commandKey]);
-      return (script && lineTitle(script)) || 'Running a command';
+      return commandItemTitle(a[commandKey], ctx.cwd ?? (typeof a[cwdKey] === 'string' ? (a[cwdKey] as string) : undefined));
     },
     input: (a) => commandInput(a, commandKey, cwdKey),
     result: 'command',

@@ -65,7 +65,7 @@ export const ITEMS: Record<string, ItemRule> = {
   commandExecution: {
     kind: 'bash',
     // Action paths are shown relative to the session cwd, else to the directory the command ran in.
-    title: (i, ctx) => commandItemTitle(i.command, commandActions(i), ctx.cwd ?? pathOf(i.cwd)),
+    title: (i, ctx) => commandItemTitle(i.command, ctx.cwd ?? pathOf(i.cwd)),
     input: (i) => {
       const input: Obj = { command: commandLine(i.command) ?? '' };
       const cwd = pathOf(i.cwd);
@@ -131,7 +131,8 @@ export const ITEMS: Record<string, ItemRule> = {
       if (msg) return { message: msg, code: 'tool_error' };
       const r = get(i, 'result');
       const res = mcpResult(obj(r)?.Ok ?? r);
-      return res.isError ? { message: res.output?.text?.trim() || `${text(i.tool) ?? 'MCP tool'} reported an error`, code: 'tool_error' } : undefined;
+      // exec and app-server 0.171 drop `isError` from the result and report it as status failed.
+      return res.isError || statusOf(i) === 'failed' ? { message: res.output?.text?.trim() || `${text(i.tool) ?? 'MCP tool'} reported an error`, code: 'tool_error' } : undefined;
     },
   },
   dynamicToolCall: {

@@ -81,6 +81,11 @@ export class Calls {
     );
   }
 
+  /** An MCP server named by the input (`mcp.tools.changed`): its tools split from now on. */
+  addMcpServer(server: string | undefined): void {
+    if (server) this.names.addServer(server);
+  }
+
   private describe(view: ToolPartView, sessionId: string): Description {
     return describe(view, this.names, this.sessions.cwdOf(sessionId));
   }

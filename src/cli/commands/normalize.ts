@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ADAPTER_IDS, adapterById, detectAdapter } from '../../adapters/registry.js';
 import type { AdapterDefinition } from '../../adapters/types.js';
 import { NormalizePipeline, type OutputFormat } from '../../pipeline/normalize.js';
@@ -31,7 +31,9 @@ Options:
   --strict            exit 1 when there is any diagnostic
   --session ID        session id for inputs that carry none
   --cwd DIR           session working directory for titles, when the input does not say
+                      (OpenCode: else the directory of an export beside the recording)
   --mcp-server NAME   a known MCP server name (repeatable), to split <server>_<tool> names
+                      (OpenCode: else the servers of an opencode.json(c) beside the recording)
   --clock zero|wall   time for lines without a timestamp: 0 (deterministic, default) or now
   --output full|compressed   full outputs (default), or compress big outputs with the default specs
                       (Claude Bash 30,000 bytes middle cut; Codex 10,000 tokens half/half) and show
@@ -136,11 +138,18 @@ export const normalizeCommand: Command = {
             if (r.value.text.trim()) sample.push(r.value.text);
           }
           const adapter = pickAdapter(v.from!, sample, input.name);
+          // OpenCode run JSON names neither its MCP servers nor its directory: the config and
+          // exports beside the recordings do. The options, when given, win.
+          let neighbours: { mcpServers: string[]; cwd?: string } = { mcpServers: [] };
+          if (adapter.id === 'opencode' && (!v['mcp-server'] || !v.cwd)) {
+            const { readNeighbours } = await import('../../adapters/opencode/neighbours.js');
+            neighbours = readNeighbours(inputs.filter((i) => i.name !== '-').map((i) => resolve(io.cwd, i.name)));
+          }
           pipeline = new NormalizePipeline(adapter, {
             to,
             sessionId: v.session,
-            cwd: v.cwd,
-            mcpServers: v['mcp-server'],
+            cwd: v.cwd ?? neighbours.cwd,
+            mcpServers: v['mcp-server'] ?? (neighbours.mcpServers.length ? neighbours.mcpServers : undefined),
             clock: v.clock === 'wall' ? Date.now : () => 0,
             output: v.output as 'full' | 'compressed',
             uiStates: v['ui-states'] as 'legacy' | 'canonical',

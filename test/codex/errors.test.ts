@@ -10,6 +10,7 @@ import { OUTPUT_ERRORS, outputError } from '../../src/adapters/codex/errors.js';
 import { readCallOutput } from '../../src/adapters/codex/call-output.js';
 import { collect } from '../../src/pipeline/collect.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
+import { scanCodex } from './scan.js';
 
 const DIR = join(REPO_ROOT, 'fixtures', 'codex');
 const RECORDED = readdirSync(DIR).filter((f) => /-0171-.*\.jsonl$/.test(f)).sort();
@@ -82,5 +83,21 @@ describe('codex error table', () => {
     expect(readCallOutput('Process exited with code 0\nOutput:\nunsupported call: x\n').failure).toBeUndefined();
     expect(readCallOutput(JSON.stringify({ output: 'unsupported call: x', metadata: { exit_code: 0 } })).failure).toBeUndefined();
     expect(readCallOutput('unsupported call: x').failure).toBe('unknown_tool');
+  });
+
+  it.each(RECORDED)('%s: the error parts are exactly the calls the raw file reports as failed (independent scan)', (file) => {
+    const raw = scanCodex(readFileSync(join(DIR, file), 'utf8'));
+    const parts = partsOf(file);
+    expect(new Set(parts.map((p) => p.id))).toEqual(raw.tools);
+    expect(new Set(parts.filter((p) => p.state === 'error').map((p) => p.id))).toEqual(raw.failed);
+  });
+
+  it('the failing calls, by id', () => {
+    const failing = (file: string) => partsOf(file).filter((p) => p.state === 'error').map((p) => `${p.id}:${p.error?.code}`);
+    expect(failing('exec-0171-errors.jsonl')).toEqual(['item_0:exit_nonzero', 'item_1:tool_error', 'item_3:exit_nonzero']);
+    expect(failing('appserver-0171-errors.jsonl')).toEqual(['call_cat:exit_nonzero', 'call_outside:denied', 'call_escalate:denied', 'call_mcp_fail:tool_error', 'call_ls:exit_nonzero']);
+    const rollout = ['call_cat:exit_nonzero', 'call_verify:tool_error', 'call_outside:denied', 'call_escalate:denied', 'call_unknown:unknown_tool', 'call_mcp_fail:tool_error', 'call_ls:exit_nonzero'];
+    expect(failing('rollout-0171-exec-errors.jsonl')).toEqual(rollout);
+    expect(failing('rollout-0171-appserver-errors.jsonl')).toEqual(rollout);
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { issuesOfNormalizedToolPart, type NormalizedToolPart } from '../../src/contract/index.js';
 import { detectAdapter } from '../../src/adapters/registry.js';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
+import { ERROR_RULES } from '../../src/adapters/opencode/errors.js';
 import { NormalizePipeline } from '../../src/pipeline/normalize.js';
 import { collect, splitLines } from '../../src/pipeline/collect.js';
 import { decodeFrames } from '../../src/acp/decode.js';
@@ -216,5 +217,21 @@ describe.skipIf(!corpusAvailable())('OpenCode corpus: the failing calls by id', 
     for (const f of ['events.sse', 'export.json']) expect(failing(`opencode/captured/run2/${f}`), f).toEqual(run2);
     // run.jsonl ends before the aborted bash's final update (corpus README).
     expect(failing('opencode/captured/run2/run.jsonl')).toEqual([run2[0]]);
+  });
+});
+
+describe.skipIf(!corpusAvailable())('OpenCode error table', () => {
+  // Rows whose source is a capture (CAP) are matched by a recorded error of the corpus, and that
+  // call comes out with the row's code; the others name the binary or source they were read from.
+  const errors = files.flatMap((rel) => [...scan(read(rel)).values()].filter((x) => x.status === 'error').map((x) => ({ rel, id: x.id, text: String(x.state.error) })));
+  const recorded = ERROR_RULES.map((row, i) => ({ i, row })).filter(({ row }) => row.source.startsWith('CAP'));
+  it('has recorded rows', () => expect(recorded.length).toBeGreaterThanOrEqual(2));
+  it.each(recorded)('row $i ($row.code, $row.source) is matched by a recorded error with that code', ({ row }) => {
+    const hits = errors.filter((e) => ERROR_RULES.find((r) => r.pattern.test(e.text)) === row);
+    expect(hits.length).toBeGreaterThan(0);
+    for (const h of hits) {
+      const p = collect(opencodeAdapter, [asInput(h.rel)]).parts.find((x) => x.id === h.id)!;
+      expect(p.state === 'error' && p.error.code, `${h.rel} ${h.id}`).toBe(row.code);
+    }
   });
 });

@@ -113,6 +113,13 @@ const RUNS: Run[] = [
       { label: 'messages API', files: [C(`opencode/captured/${run}/messages-api.json`)] },
     ].map((f) => ({ ...f, files: f.files.filter((p) => existsSync(p)) })).filter((f) => f.files.length > 0),
   })),
+  {
+    name: 'opencode 1.18.33 run3, fixtures (run JSON, /event, export), config beside',
+    adapter: opencodeAdapter,
+    key: 'id',
+    shared: 8,
+    forms: ['run.jsonl', 'events.sse', 'export.json'].map((f) => ({ label: f, files: [F(`opencode/run3/${f}`)], options: neighbours(F(`opencode/run3/${f}`)) })),
+  },
 ];
 
 /** What a Codex call did, independent of the form's ids. */

@@ -89,4 +89,29 @@ describe('opencode MCP identity', () => {
     // Each names its own server ("demo" / "probe"); the title rule is the registry's, server in brackets.
     expect([ocEcho.title, codexEcho.title, claudeEcho.title]).toEqual(['Echo (demo)', 'Echo (probe)', 'Echo (probe)']);
   });
+
+  it.each(['run.jsonl', 'events.sse', 'export.json'])('toolnorm normalize on the real run3 %s (opencode.json beside) splits both MCP calls', async (file) => {
+    const r = await cli(['normalize', join('fixtures', 'opencode', 'run3', file)], { cwd: REPO_ROOT });
+    expect(r.code).toBe(0);
+    const mcp = (r.lines as Part[]).filter((p) => p.metadata?.mcp).map((p) => ({ name: p.name, title: p.title, mcp: p.metadata!.mcp, rawType: p.metadata!.rawType }));
+    expect(mcp.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'echo', title: 'Echo (demo)', mcp: { server: 'demo', tool: 'echo' }, rawType: 'demo_echo' },
+      { name: 'fail', title: 'Fail (demo)', mcp: { server: 'demo', tool: 'fail' }, rawType: 'demo_fail' },
+    ]);
+    // No part of the run is left with kind unknown: the missing tools keep the kind of their name.
+    expect((r.lines as (Part & { kind: string })[]).filter((p) => p.kind === 'unknown')).toEqual([]);
+  });
+
+  it('run3: the failing calls by id, as the rule gives them', async () => {
+    const r = await cli(['normalize', join('fixtures', 'opencode', 'run3', 'events.sse')], { cwd: REPO_ROOT });
+    const failing = (r.lines as (Part & { state: string; error?: { code: string } })[]).filter((p) => p.state === 'error').map((p) => `${p.id}:${p.error!.code}`).sort();
+    expect(failing).toEqual([
+      'prt_230afdc2c001V3rdHOkYgrZP3j:exit_nonzero', // bash exit 7, stored completed
+      'prt_230afdccb001bdA0knWfzMUnM6:exit_nonzero', // ls of a missing directory, exit 2, stored completed
+      'prt_230afddad001On1rsu6Q0s5e0s:unknown_tool', // list (file_read)
+      'prt_230afddff00188kX6uYWlUf4HY:unknown_tool', // patch (file_edit)
+      'prt_230afde71001AIMBa3sil5Lumq:unknown_tool', // question (question)
+      'prt_230afe0130018WDNN3HCLhxzw5:tool_error', // demo_fail, isError
+    ]);
+  });
 });

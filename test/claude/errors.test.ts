@@ -75,4 +75,13 @@ describe.skipIf(!available)('claude error table', () => {
   it('the rows not recorded yet match no recorded result (update their source when one does)', () => {
     for (const i of NOT_RECORDED) expect(all.filter((f) => firstText(f)?.i === i), `row ${i}`).toEqual([]);
   });
+
+  it('calls to missing tools ("No such tool available") keep the kind of the tool they named', () => {
+    const found: string[] = [];
+    for (const f of files.filter((x) => x.includes('/captured/'))) {
+      const parts = collect(claudeAdapter, [{ name: f, text: readFileSync(join(CORPUS, f), 'utf8') }]).parts as { id: string; name: string; kind: string; state: string; error?: { code?: string } }[];
+      for (const p of parts) if (p.error?.code === 'unknown_tool') found.push(`${p.name}:${p.kind}`);
+    }
+    expect([...new Set(found)].sort()).toEqual(['MultiEdit:file_edit', 'TodoWrite:todo']);
+  });
 });

@@ -66,7 +66,17 @@ function actionTitle(a: Pick<CommandAction, 'type' | 'path' | 'query' | 'name'>,
  * is kept in metadata but does not make the title: exec lines do not carry it, and one command
  * gets one title in every form.
  */
+// A call is titled on each sighting (started, updated, completed) with the same command.
+let lastTitle: { command: unknown; cwd: string | undefined; title: string } | undefined;
+
 export function commandItemTitle(command: unknown, cwd?: string): string {
+  if (lastTitle && lastTitle.cwd === cwd && (lastTitle.command === command || (typeof command === 'string' && command === lastTitle.command))) return lastTitle.title;
+  const title = commandTitleOf(command, cwd);
+  lastTitle = { command, cwd, title };
+  return title;
+}
+
+function commandTitleOf(command: unknown, cwd?: string): string {
   const script = scriptOf(command);
   if (!script) return 'Running a command';
   const actions = parseCommand(script);

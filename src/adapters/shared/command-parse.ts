@@ -10,40 +10,31 @@ export interface ParsedAction {
   query?: string;
 }
 
+/** One piece of a command line: blanks, a quoted string, an operator, or a bare run of characters. */
+const PIECE = /([ \t]+)|'([^']*)'|"([^"]*)"|(&&|\|\||[|;&])|([^ \t'"|;&]+)/y;
+
 /** Words and the operators between them; undefined for a script this parser does not read. */
 function tokens(script: string): string[][] | undefined {
-  // Substitutions, redirections, heredocs, globs of control flow: not a plain list of commands.
+  // Substitutions, redirections, heredocs, control flow: not a plain list of commands.
   if (/[`$<>(){}\n\\]/.test(script)) return undefined;
   const segments: string[][] = [[]];
-  let cur = '';
-  let inWord = false;
-  const push = () => {
-    if (inWord) segments[segments.length - 1]!.push(cur);
-    cur = '';
-    inWord = false;
-  };
-  for (let i = 0; i < script.length; i++) {
-    const ch = script[i]!;
-    if (ch === "'" || ch === '"') {
-      const end = script.indexOf(ch, i + 1);
-      if (end === -1) return undefined;
-      cur += script.slice(i + 1, end);
-      inWord = true;
-      i = end;
-    } else if (ch === ' ' || ch === '\t') {
-      push();
-    } else if (ch === '&' || ch === '|' || ch === ';') {
-      push();
-      if ((ch === '&' || ch === '|') && script[i + 1] === ch) i++;
-      else if (ch === '&') return undefined; // a background job
-      segments.push([]);
+  let cur: string | undefined;
+  PIECE.lastIndex = 0;
+  while (PIECE.lastIndex < script.length) {
+    const m = PIECE.exec(script);
+    if (!m) return undefined; // an unclosed quote
+    if (m[1] !== undefined || m[4] !== undefined) {
+      if (cur !== undefined) segments[segments.length - 1]!.push(cur);
+      cur = undefined;
+      if (m[4] === '&') return undefined; // a background job
+      if (m[4] !== undefined) segments.push([]);
     } else {
-      cur += ch;
-      inWord = true;
+      // Adjacent pieces without blanks between them make one word (`a"b c"` is `ab c`).
+      cur = (cur ?? '') + (m[2] ?? m[3] ?? m[5]!);
     }
   }
-  push();
-  return segments.filter((s) => s.length > 0);
+  if (cur !== undefined) segments[segments.length - 1]!.push(cur);
+  return segments.filter((x) => x.length > 0);
 }
 
 /** Commands that only print or format what another command produced: they add no action. */
@@ -51,6 +42,8 @@ const FORMATTING = new Set(['echo', 'printf', 'true', 'false', 'head', 'tail', '
 const READERS = new Set(['cat', 'bat', 'batcat', 'less', 'more', 'head', 'tail', 'nl', 'type']);
 const LISTERS = new Set(['ls', 'tree', 'eza', 'exa', 'la', 'll']);
 const SEARCHERS = new Set(['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack', 'git-grep']);
+/** Every command name a row below reads. */
+const KNOWN: ReadonlySet<string> = new Set([...FORMATTING, ...READERS, ...LISTERS, ...SEARCHERS, 'sed', 'cd', 'git']);
 /** Flags of these commands that take a value (the next word is not a path). */
 const VALUE_FLAGS: Record<string, ReadonlySet<string>> = {
   head: new Set(['-n', '-c']),
@@ -61,9 +54,11 @@ const VALUE_FLAGS: Record<string, ReadonlySet<string>> = {
   tree: new Set(['-L', '-I', '-P']),
 };
 
+const NO_FLAGS: ReadonlySet<string> = new Set();
+
 /** Operands of a command: its words without flags (and their values). */
 function operands(cmd: string, args: readonly string[]): string[] {
-  const takesValue = VALUE_FLAGS[cmd] ?? VALUE_FLAGS[cmd === 'egrep' || cmd === 'fgrep' ? 'grep' : ''] ?? new Set<string>();
+  const takesValue = VALUE_FLAGS[cmd] ?? (cmd === 'egrep' || cmd === 'fgrep' ? VALUE_FLAGS.grep! : NO_FLAGS);
   const out: string[] = [];
   let flagsDone = false;
   for (let i = 0; i < args.length; i++) {
@@ -95,9 +90,13 @@ function actionOf(words: readonly string[]): ParsedAction | null {
     return { type: 'unknown' };
   }
   if (SEARCHERS.has(cmd) || (cmd === 'git' && args[0] === 'grep')) {
-    const ops = operands(cmd === 'git' ? 'grep' : cmd, cmd === 'git' ? args.slice(1) : args);
-    if (ops.length === 0 || ops.length > 2) return { type: 'unknown' };
-    return ops[1] ? { type: 'search', query: ops[0], path: ops[1] } : { type: 'search', query: ops[0] };
+    const own = cmd === 'git' ? args.slice(1) : args;
+    const ops = operands(cmd === 'git' ? 'grep' : cmd, own);
+    // `-e PATTERN`: the pattern is a flag's value, every operand is a path.
+    const e = own.indexOf('-e');
+    const [query, path] = e >= 0 && own[e + 1] !== undefined ? [own[e + 1], ops[0]] : [ops[0], ops[1]];
+    if (query === undefined || ops.length > (e >= 0 ? 1 : 2)) return { type: 'unknown' };
+    return path ? { type: 'search', query, path } : { type: 'search', query };
   }
   if (cmd === 'cd') return null;
   if (FORMATTING.has(cmd)) return null;
@@ -109,6 +108,9 @@ function actionOf(words: readonly string[]): ParsedAction | null {
  * command that only prints or formats (`echo`, `| head`) or changes directory adds no action.
  */
 export function parseCommand(script: string): ParsedAction[] | undefined {
+  // Most commands are one program this parser has no row for (`make test`): say so without tokenizing.
+  const first = /^\s*([^\s'"|;&]+)/.exec(script)?.[1]?.replace(/^.*\//, '');
+  if (first !== undefined && !KNOWN.has(first) && !/[|;&]/.test(script)) return [{ type: 'unknown' }];
   const segs = tokens(script.trim());
   if (!segs || segs.length === 0) return undefined;
   const actions: ParsedAction[] = [];

@@ -3,9 +3,10 @@
 // views of one `part.id` into started → updated/progress → exactly one completed or failed.
 //
 // OpenCode states map as: pending → tool.started; running → tool.progress (state running, with
-// streamed output); completed → tool.completed; error → tool.failed. Two `completed` states are
-// failures here: the `invalid` tool (the model asked for a tool that does not exist) and a bash
-// command that was killed (`exit: null` plus a `<shell_metadata>` note).
+// streamed output); completed → tool.completed; error → tool.failed. Three `completed` states are
+// failures here, because the call did not do what was asked: the `invalid` tool (the model asked for
+// a tool that does not exist), a bash command that was killed (`exit: null` plus a
+// `<shell_metadata>` note) and one that exited non-zero. They keep `metadata.opencodeStatus`.
 import type { ToolKind, ToolMetadata } from '../../contract/index.js';
 import { BoundedMap } from '../../events/bounded.js';
 import { OwnedMap } from '../../events/persistent-map.js';

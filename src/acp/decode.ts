@@ -5,6 +5,8 @@ import type { AcpToolKind, Diagnostic, NormalizedToolPart, ToolError, ToolMetada
 import { outputText } from './content.js';
 import { TOOL_KIND_OF, TOOL_STATE_OF } from './kinds.js';
 import { kindByName, splitMcpName } from './names.js';
+import { kindFromName } from '../adapters/shared/kinds.js';
+import { mcpTitle } from '../adapters/shared/mcp.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -19,7 +21,15 @@ export interface MergedCall {
   fields: Obj;
   meta: Obj;
   toolnorm: Obj;
+  /**
+   * Non-text content (diffs, terminals) and locations of every frame so far. Clients replace
+   * `content` whole, so a failure's text would drop the diff its call was announced with; the part
+   * keeps both.
+   */
+  seen: { blocks: unknown[]; keys: Set<string>; locations?: unknown[] };
 }
+
+const isTextItem = (c: unknown) => obj(c)?.type === 'content' && obj(obj(c)?.content)?.type === 'text';
 
 const ROOT_FIELDS = ['title', 'name', 'kind', 'status', 'content', 'locations', 'rawInput', 'rawOutput'];
 
@@ -32,7 +42,19 @@ export function mergeFrame(prev: MergedCall | undefined, sessionId: string, upda
   const meta: Obj = { ...(prev?.meta ?? {}) };
   for (const [k, v] of Object.entries(incomingMeta)) meta[k] = obj(v) && obj(meta[k]) ? { ...(meta[k] as Obj), ...(v as Obj) } : v;
   const toolnorm = obj(meta.toolnorm) ?? {};
-  return { sessionId, toolCallId: String(update.toolCallId), fields, meta, toolnorm };
+  const seen = prev?.seen ?? { blocks: [], keys: new Set<string>() };
+  if (Array.isArray(update.content)) {
+    for (const c of update.content) {
+      if (isTextItem(c)) continue;
+      const key = JSON.stringify(c);
+      if (!seen.keys.has(key)) {
+        seen.keys.add(key);
+        seen.blocks.push(c);
+      }
+    }
+  }
+  if (Array.isArray(update.locations) && update.locations.length) seen.locations = update.locations;
+  return { sessionId, toolCallId: String(update.toolCallId), fields, meta, toolnorm, seen };
 }
 
 const STATES = new Set<ToolState>(['started', 'running', 'complete', 'error']);
@@ -63,12 +85,17 @@ function foreignOutput(m: MergedCall): unknown {
 export function partOf(m: MergedCall): NormalizedToolPart {
   const tn = m.toolnorm;
   const claude = obj(m.meta.claudeCode);
-  const name = present(tn.toolName) ?? nonEmpty(m.fields.name) ?? nonEmpty(claude?.toolName) ?? nonEmpty(m.fields.kind) ?? 'tool';
+  const ours = Object.keys(tn).length > 0;
+  const rawName = present(tn.toolName) ?? nonEmpty(m.fields.name) ?? nonEmpty(claude?.toolName) ?? nonEmpty(m.fields.kind) ?? 'tool';
+  // A foreign MCP call (`mcp__github__create_issue`) is named and titled as our adapters name it:
+  // the tool's own name, and the registry's title when the agent's title is the raw name.
+  const mcp = ours ? undefined : splitMcpName(rawName) ?? splitMcpName(nonEmpty(m.fields.title) ?? '');
+  const name = mcp && rawName.startsWith('mcp__') ? mcp.tool : rawName;
   const acpKind = m.fields.kind as AcpToolKind | undefined;
   const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : TOOL_STATE_OF[(m.fields.status as keyof typeof TOOL_STATE_OF) ?? 'pending'] ?? 'started';
-  const ours = Object.keys(tn).length > 0;
-  const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : kindByName(name) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? 'unknown';
-  const title = present(tn.title) ?? nonEmpty(m.fields.title) ?? name;
+  const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : kindByName(rawName) ?? (mcp ? kindByName(`mcp__${mcp.server}__${mcp.tool}`) : undefined) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? kindFromName(rawName);
+  const foreignTitle = nonEmpty(m.fields.title);
+  const title = present(tn.title) ?? (mcp && (!foreignTitle || splitMcpName(foreignTitle)) ? mcpTitle(mcp.server, mcp.tool, m.fields.rawInput) : foreignTitle) ?? name;
   const base = { id: m.toolCallId, name, kind, title, input: 'rawInput' in m.fields ? m.fields.rawInput : {} } as Obj;
   if (ours) {
     if (tn.timing) base.timing = tn.timing;
@@ -77,8 +104,10 @@ export function partOf(m: MergedCall): NormalizedToolPart {
     const metadata: ToolMetadata = { provider: 'acp', rawType: `acp:${acpKind ?? 'other'}` };
     const parent = nonEmpty(claude?.parentToolUseId);
     if (parent) metadata.parentId = parent;
-    const mcp = splitMcpName(name);
     if (mcp) metadata.mcp = mcp;
+    // What ACP shows beside text — diffs, terminals, other blocks — and the locations: kept as sent.
+    const { blocks, locations } = m.seen;
+    if (blocks.length || locations) metadata.acp = { ...(blocks.length ? { content: [...blocks] } : {}), ...(locations ? { locations } : {}) };
     base.metadata = metadata;
   }
   if (state === 'complete') {

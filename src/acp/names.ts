@@ -1,7 +1,7 @@
 // Tool names other ACP agents put in `name` / `_meta.<vendor>.toolName`, mapped to our kinds, so
 // frames without `_meta.toolnorm` decode to the same kinds our own adapters give those tools.
 import type { ToolKind } from '../contract/index.js';
-import { mcpKind } from '../adapters/shared/mcp.js';
+import { mcpIntentKind } from '../adapters/shared/mcp.js';
 
 const BY_NAME: Record<string, ToolKind> = {
   Bash: 'bash', BashOutput: 'bash', TaskOutput: 'bash', KillShell: 'bash', KillBash: 'bash', PowerShell: 'bash',
@@ -23,6 +23,6 @@ export function splitMcpName(name: string): { server: string; tool: string } | u
 
 export function kindByName(name: string): ToolKind | undefined {
   const mcp = splitMcpName(name);
-  if (mcp) return mcpKind(mcp.server, mcp.tool);
+  if (mcp) return mcpIntentKind(mcp.server, mcp.tool);
   return BY_NAME[name];
 }

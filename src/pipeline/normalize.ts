@@ -157,6 +157,14 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     this.adapter = this.adapterFor(definition);
   }
 
+  /** Options for one format's adapter only (e.g. what OpenCode's neighbour files say); before it is made. */
+  configureAdapter(id: string, options: AdapterOptions): void {
+    if (this.adapters.has(id)) throw new Error(`the ${id} adapter is already made; configure it before its first file`);
+    this.adapterOptions.set(id, options);
+  }
+
+  private readonly adapterOptions = new Map<string, AdapterOptions>();
+
   private adapterFor(definition: AdapterDefinition): Adapter {
     let a = this.adapters.get(definition.id);
     if (!a) {
@@ -164,7 +172,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
         event: (e) => { this.pending.push(e); },
         diagnostic: (d) => { this.pending.push({ diagnostic: d }); },
         unrecognized: () => { this.lineUnrecognized = true; },
-      }, this.options);
+      }, { ...this.options, ...this.adapterOptions.get(definition.id) });
       this.adapters.set(definition.id, a);
     }
     return a;

@@ -87,6 +87,7 @@ const CLAUDE_AGENT_ACP = [
   n({ sessionUpdate: 'tool_call', toolCallId: 'toolu_edit', title: 'Edit src/auth.ts', kind: 'edit', status: 'pending', name: 'Edit', content: [{ type: 'diff', path: '/repo/src/auth.ts', oldText: 'a', newText: 'b' }], locations: [{ path: '/repo/src/auth.ts' }], rawInput: { file_path: '/repo/src/auth.ts', old_string: 'a', new_string: 'b' }, _meta: { claudeCode: { toolName: 'Edit' } } }),
   n({ sessionUpdate: 'tool_call_update', toolCallId: 'toolu_edit', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: '```\nString to replace not found in file.\n```' } }] }),
   n({ sessionUpdate: 'tool_call', toolCallId: 'toolu_ws', title: 'Search "acp tool calls"', kind: 'fetch', status: 'pending', name: 'WebSearch', rawInput: { query: 'acp tool calls' }, _meta: { claudeCode: { toolName: 'WebSearch' } } }),
+  n({ sessionUpdate: 'tool_call', toolCallId: 'toolu_term', title: 'make', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'term-1' }], rawInput: { command: 'make' } }),
   n({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done.' } }),
 ];
 
@@ -94,9 +95,10 @@ const EXPECTED = [
   { id: 'toolu_bash', name: 'Bash', kind: 'bash', title: 'npm test', state: 'complete' },
   { id: 'toolu_task', name: 'Task', kind: 'subagent', title: 'Explore the auth module', state: 'complete' },
   { id: 'toolu_read', name: 'Read', kind: 'file_read', title: 'Read src/auth.ts', state: 'complete', parentId: 'toolu_task' },
-  { id: 'toolu_mcp', name: 'mcp__github__create_issue', kind: 'mcp', title: 'mcp__github__create_issue', state: 'complete', mcp: { server: 'github', tool: 'create_issue' } },
+  { id: 'toolu_mcp', name: 'create_issue', kind: 'mcp', title: 'Create issue (github)', state: 'complete', mcp: { server: 'github', tool: 'create_issue' } },
   { id: 'toolu_edit', name: 'Edit', kind: 'file_edit', title: 'Edit src/auth.ts', state: 'error', error: 'String to replace not found in file.' },
   { id: 'toolu_ws', name: 'WebSearch', kind: 'web_search', title: 'Search "acp tool calls"', state: 'started' },
+  { id: 'toolu_term', name: 'execute', kind: 'bash', title: 'make', state: 'running' },
 ];
 
 describe("decoding another agent's frames (claude-agent-acp shape)", () => {
@@ -110,6 +112,11 @@ describe("decoding another agent's frames (claude-agent-acp shape)", () => {
     expect(byId.toolu_bash!.state === 'complete' && byId.toolu_bash!.output).toBe('3 passed');
     expect(byId.toolu_task!.state === 'complete' && byId.toolu_task!.output).toEqual({ text: 'Tokens are checked in src/auth.ts' });
     for (const p of parts) expect(p.metadata?.provider).toBe('acp');
+    // The diff the Edit was announced with and the locations stay in the part after its failure replaced the content.
+    expect(byId.toolu_edit!.metadata?.acp).toEqual({ content: [{ type: 'diff', path: '/repo/src/auth.ts', oldText: 'a', newText: 'b' }], locations: [{ path: '/repo/src/auth.ts' }] });
+    expect(byId.toolu_read!.metadata?.acp).toEqual({ locations: [{ path: '/repo/src/auth.ts', line: 1 }] });
+    expect(byId.toolu_term!.metadata?.acp).toEqual({ content: [{ type: 'terminal', terminalId: 'term-1' }] });
+    expect(byId.toolu_bash!.metadata?.acp).toBeUndefined();
   };
 
   it('decodeFrames yields the documented kinds, titles, states and parents', () => {

@@ -266,6 +266,37 @@ describe('progress and tasks', () => {
     expect(byId(r.parts, 'o').title).toBe('Reading output of "Run in background"');
   });
 
+  it('titles BashOutput by the background shell\'s description without task_* lines too (a transcript has none)', () => {
+    const lines = (withTask: boolean) => [
+      init(),
+      useMsg('b', 'Bash', { command: 'while true; do date; sleep 1; done', description: 'Background ticker', run_in_background: true }),
+      ...(withTask ? [{ type: 'system', subtype: 'task_started', task_id: 'b1ac2wu73', tool_use_id: 'b', description: 'Background ticker', task_type: 'local_bash', is_backgrounded: true, session_id: SID }] : []),
+      resultMsg('b', 'Command running in background with ID: b1ac2wu73. Output is being written to: /tmp/x.output', withTask ? { structured: { stdout: '', backgroundTaskId: 'b1ac2wu73' } } : {}),
+      useMsg('o', 'TaskOutput', { task_id: 'b1ac2wu73' }),
+      useMsg('k', 'KillShell', { shell_id: 'b1ac2wu73' }),
+    ];
+    for (const withTask of [true, false]) {
+      const r = run(lines(withTask));
+      expect(byId(r.parts, 'o').title, `task lines: ${withTask}`).toBe('Reading output of "Background ticker"');
+      expect(byId(r.parts, 'k').title, `task lines: ${withTask}`).toBe('Stopping "Background ticker"');
+    }
+  });
+
+  it('task_completed enriches the Task part like its siblings (metadata.task only, no state change)', () => {
+    const r = run([
+      init(),
+      useMsg('T', 'Agent', { description: 'Inspect files', prompt: 'look', subagent_type: 'general-purpose' }),
+      { type: 'system', subtype: 'task_started', task_id: 'A9', tool_use_id: 'T', description: 'Inspect files', task_type: 'local_agent', session_id: SID },
+      { type: 'system', subtype: 'task_completed', task_id: 'A9', tool_use_id: 'T', summary: 'Found 2 files', usage: { total_tokens: 9 }, session_id: SID },
+      resultMsg('T', 'Report'),
+    ]);
+    expect(r.diagnostics).toEqual([]);
+    const T = byId(r.parts, 'T');
+    expect(meta(T).task).toMatchObject({ taskId: 'A9', type: 'local_agent', status: 'completed', summary: 'Found 2 files', usage: { total_tokens: 9 } });
+    const taskEvents = r.events.filter((e) => e.partId === 'T' && e.type !== 'tool.started' && e.type !== 'tool.completed');
+    expect(new Set(taskEvents.map((e) => e.type))).toEqual(new Set(['tool.updated']));
+  });
+
   it('streams Bash output from transcript bash_progress lines', () => {
     const r = run([
       { type: 'assistant', sessionId: SID, cwd: '/repo', parentUuid: null, isSidechain: false, uuid: 'a', timestamp: '2026-01-01T00:00:00Z', message: { id: 'm', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }] } },

@@ -20,7 +20,7 @@ describe('codex exec --json', () => {
     ]);
     expect([...r.sessions.keys()]).toEqual(['thr_1']);
     expect(r.parts.map((p) => p.id)).toEqual(['item_1']);
-    expect(part(r, 'item_1')).toMatchObject({ name: 'commandExecution', kind: 'bash', title: 'ls', state: 'complete', input: { command: 'bash -lc ls' }, output: { text: 'a\nb\n' }, metadata: { provider: 'codex', rawType: 'command_execution', exitCode: 0 } });
+    expect(part(r, 'item_1')).toMatchObject({ name: 'commandExecution', kind: 'bash', title: 'Listing files', state: 'complete', input: { command: 'bash -lc ls' }, output: { text: 'a\nb\n' }, metadata: { provider: 'codex', rawType: 'command_execution', exitCode: 0 } });
     expect(r.diagnostics).toEqual([]);
   });
 

@@ -25,6 +25,11 @@ const CASES: Case[] = [
   { name: 'exec-tools-plan', diagnostics: [] },
   { name: 'appserver-tools', diagnostics: [] },
   { name: 'rollout-0163-probe', diagnostics: [] },
+  // Captured from the real 0.171 binary (fixtures/codex/SOURCES.md): refusals, failures, MCP.
+  { name: 'exec-0171-errors', diagnostics: [] },
+  { name: 'appserver-0171-errors', diagnostics: [] },
+  { name: 'rollout-0171-exec-errors', diagnostics: [] },
+  { name: 'rollout-0171-appserver-errors', diagnostics: [] },
   // Hand cases.
   { name: 'appserver-declined-approval', diagnostics: [] },
   { name: 'appserver-failed-mcp', diagnostics: [] },

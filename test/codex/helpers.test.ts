@@ -110,17 +110,22 @@ describe('file changes', () => {
   });
 });
 
-describe('command titles from commandActions / parsed_cmd', () => {
+describe('command titles from the command itself', () => {
   it('says what known actions do, and falls back to the unwrapped command', () => {
     const cwd = '/r';
-    const read = commandActions({ commandActions: [{ type: 'read', command: 'cat /r/src/a.ts', name: 'a.ts', path: '/r/src/a.ts' }] });
-    expect(commandItemTitle("bash -lc 'cat /r/src/a.ts'", read, cwd)).toBe('Reading src/a.ts');
+    expect(commandItemTitle("bash -lc 'cat /r/src/a.ts'", cwd)).toBe('Reading src/a.ts');
+    expect(commandItemTitle('bash -lc "ls && rg foo src"', cwd)).toBe('Listing files, Searching for "foo" in src');
+    expect(commandItemTitle("bash -lc 'cat a && make'", cwd)).toBe('cat a && make');
+    expect(commandItemTitle(['/bin/bash', '-lc', 'echo hi && ls /nonexistent_dir'], cwd)).toBe('Listing /nonexistent_dir');
+    expect(commandItemTitle('sed -n 1,20p /r/x.md | head -n 5', cwd)).toBe('Reading x.md');
+    expect(commandItemTitle('echo hi', cwd)).toBe('echo hi');
+    expect(commandItemTitle('cat $(ls)', cwd)).toBe('cat $(ls)');
+    expect(commandItemTitle('', undefined)).toBe('Running a command');
+  });
+
+  it('Codex\'s own parse is still read into metadata (commandActions / parsed_cmd)', () => {
     const parsed = commandActions({ parsed_cmd: [{ type: 'list_files', cmd: 'ls', path: null }, { type: 'search', cmd: 'rg foo src', query: 'foo', path: 'src' }] });
     expect(parsed?.map((a) => a.type)).toEqual(['listFiles', 'search']);
-    expect(commandItemTitle('bash -lc "ls && rg foo src"', parsed, cwd)).toBe('Listing files, Searching for "foo" in src');
-    const mixed = commandActions({ commandActions: [{ type: 'read', path: 'a' }, { type: 'unknown', command: 'make' }] });
-    expect(commandItemTitle("bash -lc 'cat a && make'", mixed, cwd)).toBe('cat a && make');
-    expect(commandItemTitle('', undefined)).toBe('Running a command');
   });
 });
 

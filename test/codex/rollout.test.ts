@@ -29,7 +29,7 @@ describe('codex rollouts', () => {
     expect([...r.sessions.keys()]).toEqual(['sess']);
     expect(r.parts).toHaveLength(1);
     expect(part(r, 'c1')).toMatchObject({
-      name: 'shell', kind: 'bash', title: 'cat src/a.ts', state: 'complete',
+      name: 'shell', kind: 'bash', title: 'Reading src/a.ts', state: 'complete',
       input: { command: "bash -lc 'cat src/a.ts'", cwd: '/w' },
       output: { text: 'export {}\n' },
       timing: { startedAt: Date.parse('2026-01-15T10:00:01.000Z'), completedAt: Date.parse('2026-01-15T10:00:04.000Z'), elapsedMs: 250 },
@@ -76,7 +76,7 @@ describe('codex rollouts', () => {
     ]);
     expect(part(r, 'p')).toMatchObject({ name: 'apply_patch', kind: 'file_edit', title: 'Editing src/app.ts', input: { patch, changes: [{ path: 'src/app.ts', kind: 'update' }] }, state: 'complete', output: { text: '*** Update File: src/app.ts\n@@\n-a\n+b\n', structured: { changes: [{ path: 'src/app.ts', kind: 'update' }] } }, metadata: { exitCode: 0 } });
     expect(part(r, 'h')).toMatchObject({ name: 'shell', kind: 'file_write', title: 'Creating n.md', state: 'error', error: { code: 'denied' } });
-    expect(part(r, 'lsh')).toMatchObject({ name: 'local_shell', kind: 'bash', title: 'ls -la', input: { command: 'ls -la', cwd: '/w', timeout_ms: 5000 } });
+    expect(part(r, 'lsh')).toMatchObject({ name: 'local_shell', kind: 'bash', title: 'Listing files', input: { command: 'ls -la', cwd: '/w', timeout_ms: 5000 } });
     expect(JSON.stringify(part(r, 'lsh'))).not.toContain('SECRET');
   });
 

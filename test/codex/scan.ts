@@ -45,7 +45,8 @@ export function scanCodex(text: string): CodexScan {
     // rollout
     if (o.payload && ['response_item', 'event_msg', 'session_meta', 'turn_context'].includes(o.type)) {
       const p = o.payload as O;
-      if (['function_call', 'custom_tool_call', 'local_shell_call'].includes(p.type)) s.tools.add(p.call_id ?? p.id);
+      if (['function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call'].includes(p.type)) s.tools.add(p.call_id ?? p.id);
+      if (p.type === 'tool_search_output') s.ended.add(p.call_id);
       if (['function_call_output', 'custom_tool_call_output'].includes(p.type)) {
         s.ended.add(p.call_id);
         let out = p.output as unknown;
@@ -56,6 +57,9 @@ export function scanCodex(text: string): CodexScan {
         }
         const exit = (out as O)?.metadata?.exit_code;
         if ((typeof exit === 'number' && exit !== 0) || /^failed in sandbox|rejected by user/.test(String(p.output))) s.failed.add(p.call_id);
+        // Codex's own refusals and failures as 0.163 / 0.171 word them (literal, from the recordings).
+        if (typeof p.output === 'string' && ['patch rejected', 'approval policy is Never; reject command', 'apply_patch verification failed:', 'unsupported call: '].some((w) => p.output.startsWith(w))) s.failed.add(p.call_id);
+        if (typeof p.output === 'string' && p.output.startsWith('exec_command failed:') && p.output.includes('rejected by user')) s.failed.add(p.call_id);
         if (/^Process exited with code [1-9]/m.test(String(p.output).split('Output:')[0] ?? '')) s.failed.add(p.call_id);
       }
       if (p.type === 'web_search_call') {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { issuesOfNormalizedToolPart, type NormalizedToolPart } from '../../src/contract/index.js';
 import { detectAdapter } from '../../src/adapters/registry.js';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
+import { ERROR_RULES } from '../../src/adapters/opencode/errors.js';
 import { NormalizePipeline } from '../../src/pipeline/normalize.js';
 import { collect, splitLines } from '../../src/pipeline/collect.js';
 import { decodeFrames } from '../../src/acp/decode.js';
@@ -62,6 +63,8 @@ function expected(s: Scanned): { state: NormalizedToolPart['state']; code?: stri
   if (s.tool === 'invalid') return { state: 'error', code: 'unknown_tool' };
   const meta = (s.state.metadata ?? {}) as Obj;
   if (s.tool === 'bash' && meta.exit === null && /<shell_metadata>\s*User aborted the command/.test(String(s.state.output))) return { state: 'error', code: 'cancelled' };
+  // The rule: a command that exited non-zero did not do what was asked, whatever status OpenCode stored.
+  if (s.tool === 'bash' && typeof meta.exit === 'number' && meta.exit !== 0) return { state: 'error', code: 'exit_nonzero' };
   return { state: 'complete' };
 }
 
@@ -110,6 +113,9 @@ describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
       for (const p of r.parts) {
         const raw = String(p.metadata?.rawType);
         if (DOCUMENTED.includes(raw)) expect(p.kind, p.id).not.toBe('unknown');
+        // A call to a missing tool takes the kind of the tool it asked for.
+        const asked = String(p.metadata?.requestedTool);
+        if (raw === 'invalid' && DOCUMENTED.includes(asked)) expect(p.kind, p.id).not.toBe('unknown');
         expect(p.title.trim(), p.id).not.toBe('');
         expect(p.title, p.id).not.toContain('\n');
         expect(p.title, p.id).not.toBe(raw);
@@ -128,6 +134,11 @@ describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
         else expect(byId.get(s.id)!.metadata?.parentId, s.id).toBeUndefined();
       }
       for (const [child, task] of taskOf) expect(byId.get(task)!.metadata?.childSessionId).toBe(child);
+    });
+
+    it('the error parts are exactly the calls that failed by the rule, by id', () => {
+      const failed = [...scanned.values()].filter((x) => expected(x).state === 'error').map((x) => x.id);
+      expect(r.parts.filter((p) => p.state === 'error').map((p) => p.id).sort()).toEqual(failed.sort());
     });
 
     it('--from auto picks the opencode adapter', () => {
@@ -193,5 +204,34 @@ describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
     expect(r.parts.length).toBe(distinct.size);
     expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(r.parts.filter((p) => p.metadata?.parentId)).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!corpusAvailable())('OpenCode corpus: the failing calls by id', () => {
+  const failing = (rel: string) => collect(opencodeAdapter, [asInput(rel)]).parts.filter((p) => p.state === 'error').map((p) => `${p.id}:${p.state === 'error' ? p.error.code : ''}`).sort();
+  it('run1 and run2, every form', () => {
+    const run1 = ['prt_22b6ee962001GMwavhfcKQVgrt:not_found', 'prt_22b6ee98f001jPK67VktMcH3UJ:tool_error', 'prt_22b6ee9bd001xcvfSh53cAAQZS:tool_error', 'prt_22b6eea2100135lWUvjO5jV3ti:unknown_tool', 'prt_22b6eed12001T3kPXizWaBiw3n:tool_error'];
+    for (const f of ['run.jsonl', 'export.json', 'messages-api.json']) expect(failing(`opencode/captured/run1/${f}`), f).toEqual(run1);
+    expect(failing('opencode/captured/run1/events.sse')).toEqual([...run1, 'prt_22b6eee4e001XgbPTYNCM9kGnl:tool_error'].sort());
+    const run2 = ['prt_22b6f9924001p7JMm7zq51cP8e:denied', 'prt_22b6f992f001aE31ikF2qjCFhU:cancelled'];
+    for (const f of ['events.sse', 'export.json']) expect(failing(`opencode/captured/run2/${f}`), f).toEqual(run2);
+    // run.jsonl ends before the aborted bash's final update (corpus README).
+    expect(failing('opencode/captured/run2/run.jsonl')).toEqual([run2[0]]);
+  });
+});
+
+describe.skipIf(!corpusAvailable())('OpenCode error table', () => {
+  // Rows whose source is a capture (CAP) are matched by a recorded error of the corpus, and that
+  // call comes out with the row's code; the others name the binary or source they were read from.
+  const errors = files.flatMap((rel) => [...scan(read(rel)).values()].filter((x) => x.status === 'error').map((x) => ({ rel, id: x.id, text: String(x.state.error) })));
+  const recorded = ERROR_RULES.map((row, i) => ({ i, row })).filter(({ row }) => row.source.startsWith('CAP'));
+  it('has recorded rows', () => expect(recorded.length).toBeGreaterThanOrEqual(2));
+  it.each(recorded)('row $i ($row.code, $row.source) is matched by a recorded error with that code', ({ row }) => {
+    const hits = errors.filter((e) => ERROR_RULES.find((r) => r.pattern.test(e.text)) === row);
+    expect(hits.length).toBeGreaterThan(0);
+    for (const h of hits) {
+      const p = collect(opencodeAdapter, [asInput(h.rel)]).parts.find((x) => x.id === h.id)!;
+      expect(p.state === 'error' && p.error.code, `${h.rel} ${h.id}`).toBe(row.code);
+    }
   });
 });

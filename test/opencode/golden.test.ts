@@ -34,6 +34,10 @@ const CASES: Case[] = [
   { name: 'edges', files: ['edges.sse'], diagnostics: ['unknown_event'] },
   { name: 'legacy-run', files: ['legacy-run.jsonl'], diagnostics: [] },
   { name: 'messages-midturn', files: ['messages-midturn.json'], diagnostics: [] },
+  // Real 1.18.33 with its opencode.json beside (SOURCES.md): the servers the CLI reads from it.
+  { name: 'run3-run', files: ['run3/run.jsonl'], diagnostics: [], mcpServers: ['demo'] },
+  { name: 'run3-events', files: ['run3/events.sse'], diagnostics: [], mcpServers: ['demo'] },
+  { name: 'run3-export', files: ['run3/export.json'], diagnostics: [], mcpServers: ['demo'] },
 ];
 
 const inputs = (c: Case) => c.files.map((f) => ({ name: f, text: readFileSync(join(DIR, f), 'utf8') }));

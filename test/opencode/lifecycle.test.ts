@@ -150,9 +150,12 @@ describe('OpenCode states → toolnorm states', () => {
     expect(p).toMatchObject({ state: 'error', error: { code: 'timeout', message: 'bash tool terminated command after exceeding timeout 120000 ms' } });
   });
 
-  it('a bash command that exits non-zero stays complete (OpenCode ran it to the end) with its exit code', () => {
-    const p = onlyPart(sse([partUpdated(toolPart('prt_12', 'bash', completed({ command: 'false' }, '', { metadata: { output: '', exit: 1 } })))]));
-    expect(p).toMatchObject({ state: 'complete', metadata: { exitCode: 1 } });
+  it('a bash command that exits non-zero is an error (exit_nonzero), OpenCode\'s own status kept in metadata.opencodeStatus', () => {
+    const p = onlyPart(sse([partUpdated(toolPart('prt_12', 'bash', completed({ command: 'exit 7' }, 'partial\n', { metadata: { output: 'partial\n', exit: 7 } })))]));
+    expect(p).toMatchObject({ state: 'error', error: { code: 'exit_nonzero', message: 'Exit code 7\npartial' }, metadata: { exitCode: 7, opencodeStatus: 'completed' } });
+    const ok = onlyPart(sse([partUpdated(toolPart('prt_12z', 'bash', completed({ command: 'true' }, '', { metadata: { output: '', exit: 0 } })))]));
+    expect(ok).toMatchObject({ state: 'complete', metadata: { exitCode: 0 } });
+    expect(ok.metadata?.opencodeStatus).toBeUndefined();
   });
 
   it('a <shell_metadata> note alone (exit code known) is not an abort', () => {

@@ -48,7 +48,7 @@ describe('titles', () => {
 
   it('amalgm_browser_tabs_new is split through the shared registry into a browser MCP call', () => {
     const p = onlyPart(sse([partUpdated(toolPart('prt_m', 'amalgm_browser_tabs_new', completed({}, 'ok')))]));
-    expect(p).toMatchObject({ name: 'amalgm_browser_tabs_new', kind: 'browser', metadata: { mcp: { server: 'amalgm', tool: 'browser_tabs_new' } } });
+    expect(p).toMatchObject({ name: 'browser_tabs_new', kind: 'browser', metadata: { rawType: 'amalgm_browser_tabs_new', mcp: { server: 'amalgm', tool: 'browser_tabs_new' } } });
   });
 
   it('titles are action text built from the input, paths relative to the session cwd', () => {

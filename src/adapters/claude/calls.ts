@@ -246,6 +246,10 @@ export class CallTracker {
     }
     const { output, notes } = buildOutput({ content: block.content, structured, textFromStructuredContent: call.spec?.textFromStructuredContent === true });
     if (notes.length) (metadata ??= {}).truncated = notes as TruncationNote[];
+    // A background shell's id, for the titles of the calls that read or stop it (BashOutput,
+    // KillShell): transcripts carry no task_started, the Bash result names the id.
+    const backgroundId = call.spec?.shell ? s(obj(structured)?.backgroundTaskId) ?? backgroundIdIn(block.content) : undefined;
+    if (backgroundId && !this.taskDescriptions.get(backgroundId)) this.taskDescriptions.set(backgroundId, call.title);
     const agentId = s(obj(structured)?.agentId);
     if (call.kind === 'subagent' && agentId) {
       if (call.childSessionId !== agentId) {
@@ -374,4 +378,10 @@ function serverToolError(block: Obj): string | undefined {
   const content = obj(block.content);
   if (content && typeof content.type === 'string' && content.type.endsWith('_error')) return `${content.type}: ${String(content.error_code ?? 'unknown error')}`;
   return undefined;
+}
+
+/** `Command running in background with ID: <id>.` (2.1.332 Bash result text). */
+function backgroundIdIn(content: unknown): string | undefined {
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((b) => (typeof obj(b)?.text === 'string' ? String(obj(b)!.text) : '')).join('\n') : '';
+  return /^Command running in background with ID: ([A-Za-z0-9_-]+)/.exec(text.slice(0, 200))?.[1];
 }

@@ -50,7 +50,12 @@ export function stripReminders(text: string): string {
   return end === joined.length ? joined : joined.slice(0, end);
 }
 
-type Rule = { code: ToolError['code']; test: (s: FailureSignals, message: string) => boolean };
+export type Rule = {
+  code: ToolError['code'];
+  test: (s: FailureSignals, message: string) => boolean;
+  /** Where the wording was seen: a recording (corpus file), or the notes when nothing recorded it yet. */
+  source: string;
+};
 
 // Texts Claude Code uses when a call was not allowed to run: headless denial, interactive
 // rejection, and the Bash safety checks that would have asked for approval.
@@ -65,15 +70,16 @@ const DENIAL_TEXT = [
 ];
 
 /** Ordered: the first rule that matches names the code; `tool_error` otherwise. */
-const RULES: readonly Rule[] = [
-  { code: 'denied', test: (s) => s.denied },
-  { code: 'cancelled', test: (_s, m) => /^Sibling tool call errored/.test(m) },
-  { code: 'denied', test: (s, m) => DENIAL_TEXT.some((r) => r.test(m)) || (typeof s.structured === 'string' && /^User rejected tool use/.test(s.structured)) },
-  { code: 'unknown_tool', test: (_s, m) => /^(Error: )?No such tool available/.test(m) },
-  { code: 'interrupted', test: (_s, m) => /^\[Request interrupted by user/.test(m) || /^Interrupted by user/.test(m) },
-  { code: 'timeout', test: (_s, m) => /^Command timed out after/.test(m) },
-  { code: 'exit_nonzero', test: (s, m) => s.shell && /^Exit code -?\d+/.test(m) },
-  { code: 'invalid_input', test: (_s, m) => /^InputValidationError\b/.test(m) },
+export const RULES: readonly Rule[] = [
+  { code: 'denied', test: (s) => s.denied, source: 'system/permission_denied, permission_decision reject (records, not text)' },
+  { code: 'cancelled', test: (_s, m) => /^Sibling tool call errored/.test(m), source: 'recorded: fasthooks 2.0.76' },
+  { code: 'denied', test: (s, m) => DENIAL_TEXT.some((r) => r.test(m)) || (typeof s.structured === 'string' && /^User rejected tool use/.test(s.structured)), source: 'recorded: 2.1.332 WebFetch "haven\'t granted it yet"; Bash "could write to arbitrary files"' },
+  { code: 'unknown_tool', test: (_s, m) => /^(Error: )?No such tool available/.test(m), source: 'recorded: 2.1.332 TodoWrite disabled, MultiEdit removed' },
+  { code: 'interrupted', test: (_s, m) => /^\[Request interrupted by user/.test(m) || /^Interrupted by user/.test(m), source: 'notes: "[Request interrupted by user for tool use]" (recorded as a user message, not yet as a tool_result)' },
+  { code: 'timeout', test: (_s, m) => /^Command timed out after/.test(m), source: 'notes: Bash timeout text (not recorded yet)' },
+  { code: 'exit_nonzero', test: (s, m) => s.shell && /^Exit code -?\d+/.test(m), source: 'recorded: 2.1.332 Bash "Exit code 3"' },
+  { code: 'invalid_input', test: (_s, m) => /^InputValidationError\b/.test(m), source: 'recorded: InputValidationError results' },
+  { code: 'not_found', test: (_s, m) => /^File does not exist\./.test(m), source: 'recorded: 2.1.332 Read of a missing file "File does not exist. Note: …"' },
 ];
 
 export function classifyFailure(signals: FailureSignals): Classified {

@@ -12,6 +12,9 @@ const FIELDS: Record<string, Record<string, string>> = {
   },
   task_progress: { task_id: 'taskId', description: 'progress', usage: 'usage', last_tool_name: 'lastToolName', summary: 'summary' },
   task_notification: { task_id: 'taskId', status: 'status', summary: 'summary', output_file: 'outputFile', usage: 'usage', reason: 'reason' },
+  // Named by the spec (`task_started/task_progress/task_completed`); no recorded version has sent it
+  // yet, so it takes the fields its siblings carry for the end of a task.
+  task_completed: { task_id: 'taskId', status: 'status', summary: 'summary', result: 'result', output_file: 'outputFile', usage: 'usage', duration_ms: 'durationMs', error: 'error' },
 };
 
 const PATCH_FIELDS: Record<string, string> = {
@@ -35,7 +38,7 @@ function pick(from: Obj, fields: FieldList): Obj {
   return out;
 }
 
-export const TASK_SUBTYPES = new Set(['task_started', 'task_progress', 'task_updated', 'task_notification']);
+export const TASK_SUBTYPES = new Set(['task_started', 'task_progress', 'task_updated', 'task_notification', 'task_completed']);
 
 /** The metadata.task fields one task message contributes. */
 export function taskFields(subtype: string, line: Obj): Obj {
@@ -45,5 +48,6 @@ export function taskFields(subtype: string, line: Obj): Obj {
   }
   const fields = pick(line, FIELD_LISTS[subtype] ?? []);
   if (subtype === 'task_started') fields.status ??= 'running';
+  if (subtype === 'task_completed') fields.status ??= 'completed';
   return fields;
 }

@@ -3,6 +3,7 @@
 // so Task/Agent, KillBash/KillShell/TaskStop, BashOutput/TaskOutput and SlashCommand/Skill always
 // look the same. `name` stays the explicit tool name the model emitted.
 import type { ToolKind } from '../../contract/index.js';
+import { kindFromName } from '../shared/kinds.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import { capitalize, commandTitle, domainOf, str, usableTitle, words } from '../shared/titles.js';
 import { isMcpName, splitMcpName, type McpName } from './mcp-names.js';
@@ -200,7 +201,7 @@ export function identify(rawName: string, input: unknown, ctx: IdentityContext):
   const spec = BY_NAME.get(rawName);
   if (!spec) {
     const readable = capitalize(words(rawName)) || 'tool';
-    return { name: rawName || 'unknown', kind: 'unknown', title: `Running ${readable}` };
+    return { name: rawName || 'unknown', kind: kindFromName(rawName), title: `Running ${readable}` };
   }
   let title: string | undefined;
   try {

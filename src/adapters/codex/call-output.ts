@@ -3,6 +3,7 @@
 // header block (0.163: `Process exited with code 2`, `Wall time: …`, `Output:`), plain text, or a
 // list of content items. Read once into facts; each call rule decides what they mean.
 import { blocksToOutput, mcpResult, type Converted } from './content.js';
+import { outputError } from './errors.js';
 import { arr, get, int, num, obj, parseMaybeJson, text } from './fields.js';
 
 export interface CallOutput extends Converted {
@@ -14,14 +15,15 @@ export interface CallOutput extends Converted {
   success?: boolean;
   /** The process is still running (exec_command yielded with a session id). */
   processSession?: number;
-  /** The user refused the call (`patch rejected by user`). */
+  /** The user or the approval policy refused the call (`patch rejected by user`). */
   denied?: boolean;
+  /** Codex said the call did not do what was asked (a row of the error table in errors.ts). */
+  failure?: string;
   /** The output parsed as JSON, when it was. */
   json?: unknown;
 }
 
 const HEADER = /^(Chunk ID|Wall time|Process exited with code|Process running with session ID|Original token count|Total output lines|Exit code)\b:?\s*(.*)$/;
-const DENIED = /^(?:(?:patch|exec command|command|request) )?(?:rejected|declined|denied) by (?:the )?user|^aborted by user/i;
 const SANDBOX = /^failed in sandbox\b.*?exit code:? ?(-?\d+)?/is;
 
 function seconds(v: string): number | undefined {
@@ -59,12 +61,14 @@ function headerBlock(s: string): CallOutput | undefined {
   return out;
 }
 
-function fromText(s: string): CallOutput {
+/** `own`: the text is Codex's own answer to the call, not a command's output in an envelope. */
+function fromText(s: string, own: boolean): CallOutput {
   const header = headerBlock(s);
   if (header) return header;
   const out: CallOutput = { truncated: [], text: s };
-  // Refusals are one short line; only the head is looked at (outputs can be megabytes).
-  if (DENIED.test(s.slice(0, 200).trimStart())) out.denied = true;
+  const row = own ? outputError(s) : undefined;
+  if (row?.code === 'denied') out.denied = true;
+  else if (row) out.failure = row.code;
   const sandbox = SANDBOX.exec(s);
   if (sandbox) {
     out.success = false;
@@ -93,11 +97,11 @@ export function readCallOutput(raw: unknown): CallOutput {
   // A content-item list serialized into the string.
   if (Array.isArray(parsed) && parsed.every((b) => obj(b) && typeof obj(b)!.type === 'string')) return readCallOutput(parsed);
   const j = obj(parsed);
-  if (!j) return fromText(s);
+  if (!j) return fromText(s, true);
   // 0.40 shell: {"output": "...", "metadata": {"exit_code": 0, "duration_seconds": 0.1}}
   const meta = obj(j.metadata);
   if (typeof j.output === 'string' && meta) {
-    const out = fromText(j.output);
+    const out = fromText(j.output, false);
     const code = int(get(meta, 'exitCode'));
     if (code !== undefined) out.exitCode = code;
     const secs = num(get(meta, 'durationSeconds'));

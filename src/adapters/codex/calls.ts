@@ -3,9 +3,10 @@
 // `namespace: "mcp__<server>"`). Each rule says the kind, title and input of a call, and how to read
 // its output.
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
-import { mcpKind, mcpTitle } from '../shared/mcp.js';
+import { kindFromName } from '../shared/kinds.js';
+import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import { displayPath, words } from '../shared/titles.js';
-import { lineTitle } from './commands.js';
+import { commandItemTitle, lineTitle } from './commands.js';
 import { agentToolTitle } from './agents.js';
 import type { CallOutput } from './call-output.js';
 import { changeToolKind, changesInput, changesText, changesTitle, parsePatch, patchIn } from './changes.js';
@@ -63,8 +64,7 @@ function shellRule(commandKey: string, cwdKey: string): CallRule {
     title: (a, ctx) => {
       const patch = shellPatch(a[commandKey]);
       if (patch) return changesTitle(parsePatch(patch, false), ctx.cwd);
-      const script = scriptOf(a[commandKey]);
-      return (script && lineTitle(script)) || 'Running a command';
+      return commandItemTitle(a[commandKey], ctx.cwd ?? (typeof a[cwdKey] === 'string' ? (a[cwdKey] as string) : undefined));
     },
     input: (a) => commandInput(a, commandKey, cwdKey),
     result: 'command',
@@ -189,7 +189,7 @@ export function mcpRef(name: string, namespace?: string): { server: string; tool
 
 function mcpRule(server: string, tool: string): CallRule {
   return {
-    kind: () => mcpKind(server, tool),
+    kind: () => mcpIntentKind(server, tool),
     title: (a) => mcpTitle(server, tool, a),
     metadata: () => ({ mcp: { server, tool } }),
     result: 'mcp',
@@ -197,7 +197,7 @@ function mcpRule(server: string, tool: string): CallRule {
 }
 
 const unknownRule = (name: string): CallRule => ({
-  kind: 'unknown',
+  kind: kindFromName(name),
   title: () => `Running ${words(name) || name}`,
   result: 'plain',
 });
@@ -250,6 +250,7 @@ export function callOutcome(ref: CallRef, args: Obj, out: CallOutput, ctx: CallC
   const elapsed = out.elapsedMs !== undefined ? { elapsedMs: out.elapsedMs } : {};
   const body = out.text;
   if (out.denied) return { ok: false, error: failure(body?.trim() || 'Rejected by the user', 'denied'), metadata: meta, ...elapsed };
+  if (out.failure) return { ok: false, error: failure(body?.trim() || `${ref.name} failed`, out.failure), metadata: meta, ...elapsed };
   const style = ref.rule.result;
   if (style === 'command' || style === 'patch') {
     if (out.exitCode !== undefined && out.exitCode !== 0) {

@@ -1,6 +1,8 @@
-// Command titles. Codex parses each command into actions (app-server `commandActions`, rollout
-// `parsed_cmd`): read / listFiles / search / unknown. When every action is known, the title says
-// what the command does (`Reading src/a.ts`); otherwise it is the command without its shell wrapper.
+// Command titles. A command is parsed into actions (read / listFiles / search / unknown, the way
+// Codex's app-server `commandActions` and rollout `parsed_cmd` name them). When every action is
+// known, the title says what the command does (`Reading src/a.ts`); otherwise it is the command
+// without its shell wrapper.
+import { parseCommand } from '../shared/command-parse.js';
 import { commandTitle, displayPath } from '../shared/titles.js';
 import { arr, camel, get, nonEmpty, obj, type Obj } from './fields.js';
 import { scriptOf } from './shell.js';
@@ -42,7 +44,7 @@ export function commandActions(item: Obj): CommandAction[] | undefined {
   return out;
 }
 
-function actionTitle(a: CommandAction, cwd?: string): string | undefined {
+function actionTitle(a: Pick<CommandAction, 'type' | 'path' | 'query' | 'name'>, cwd?: string): string | undefined {
   const p = a.path ? displayPath(a.path, cwd) : undefined;
   switch (a.type) {
     case 'read':
@@ -58,13 +60,29 @@ function actionTitle(a: CommandAction, cwd?: string): string | undefined {
   }
 }
 
-/** Title of a command: its actions when all are known, else the script, else a generic line. */
-export function commandItemTitle(command: unknown, actions: readonly CommandAction[] | undefined, cwd?: string): string {
+/**
+ * Title of a command, from the command itself (shared/command-parse.ts): its actions when all are
+ * known, else the script, else a generic line. Codex's own parse (`commandActions`, `parsed_cmd`)
+ * is kept in metadata but does not make the title: exec lines do not carry it, and one command
+ * gets one title in every form.
+ */
+// A call is titled on each sighting (started, updated, completed) with the same command.
+let lastTitle: { command: unknown; cwd: string | undefined; title: string } | undefined;
+
+export function commandItemTitle(command: unknown, cwd?: string): string {
+  if (lastTitle && lastTitle.cwd === cwd && (lastTitle.command === command || (typeof command === 'string' && command === lastTitle.command))) return lastTitle.title;
+  const title = commandTitleOf(command, cwd);
+  lastTitle = { command, cwd, title };
+  return title;
+}
+
+function commandTitleOf(command: unknown, cwd?: string): string {
+  const script = scriptOf(command);
+  if (!script) return 'Running a command';
+  const actions = parseCommand(script);
   if (actions?.length) {
     const titles = actions.map((a) => actionTitle(a, cwd));
     if (titles.every((t): t is string => t !== undefined)) return commandTitle([...new Set(titles)].join(', '), 120);
   }
-  const script = scriptOf(command);
-  const t = script ? lineTitle(script) : '';
-  return t || 'Running a command';
+  return lineTitle(script) || 'Running a command';
 }

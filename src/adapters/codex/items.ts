@@ -3,7 +3,7 @@
 // output and failure of an item; `itemView`/`itemOutcome` apply the rules every row shares
 // (status → error, durationMs → elapsedMs, exit code → metadata.exitCode).
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
-import { mcpKind, mcpTitle } from '../shared/mcp.js';
+import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import type { ToolOutput } from '../shared/output.js';
 import { displayPath, words } from '../shared/titles.js';
 import { AGENT_FAILED, SPAWNING_TOOLS, activityTitle, agentStates, agentToolTitle, receiversOf } from './agents.js';
@@ -65,7 +65,7 @@ export const ITEMS: Record<string, ItemRule> = {
   commandExecution: {
     kind: 'bash',
     // Action paths are shown relative to the session cwd, else to the directory the command ran in.
-    title: (i, ctx) => commandItemTitle(i.command, commandActions(i), ctx.cwd ?? pathOf(i.cwd)),
+    title: (i, ctx) => commandItemTitle(i.command, ctx.cwd ?? pathOf(i.cwd)),
     input: (i) => {
       const input: Obj = { command: commandLine(i.command) ?? '' };
       const cwd = pathOf(i.cwd);
@@ -110,7 +110,7 @@ export const ITEMS: Record<string, ItemRule> = {
   },
   mcpToolCall: {
     name: (i) => nonEmpty(i.tool) ?? 'mcpToolCall',
-    kind: (i) => mcpKind(text(i.server) ?? '', text(i.tool) ?? ''),
+    kind: (i) => mcpIntentKind(text(i.server) ?? '', text(i.tool) ?? ''),
     title: (i) => mcpTitle(text(i.server) ?? 'mcp', text(i.tool) ?? 'tool', argsOf(i)),
     input: argsOf,
     metadata: (i) => {
@@ -131,12 +131,13 @@ export const ITEMS: Record<string, ItemRule> = {
       if (msg) return { message: msg, code: 'tool_error' };
       const r = get(i, 'result');
       const res = mcpResult(obj(r)?.Ok ?? r);
-      return res.isError ? { message: res.output?.text?.trim() || `${text(i.tool) ?? 'MCP tool'} reported an error`, code: 'tool_error' } : undefined;
+      // exec and app-server 0.171 drop `isError` from the result and report it as status failed.
+      return res.isError || statusOf(i) === 'failed' ? { message: res.output?.text?.trim() || `${text(i.tool) ?? 'MCP tool'} reported an error`, code: 'tool_error' } : undefined;
     },
   },
   dynamicToolCall: {
     name: (i) => nonEmpty(i.tool) ?? 'dynamicToolCall',
-    kind: (i) => mcpKind(text(i.namespace) ?? '', text(i.tool) ?? ''),
+    kind: (i) => mcpIntentKind(text(i.namespace) ?? '', text(i.tool) ?? ''),
     title: (i) => mcpTitle(nonEmpty(i.namespace) ?? 'client tool', text(i.tool) ?? 'tool', argsOf(i)),
     input: argsOf,
     metadata: (i) => (nonEmpty(i.namespace) ? { namespace: i.namespace } : {}),

@@ -46,6 +46,8 @@ export const BUS_HANDLERS: Readonly<Record<string, Handler>> = {
   'permission.replied': (t, p, ctx) => t.calls.permissionReplied(p, ctx),
   'permission.v2.replied': (t, p, ctx) => t.calls.permissionReplied(p, ctx),
   'message.part.removed': (t, p, ctx) => t.calls.partRemoved(text(p.partID), ctx),
+  // SDK `EventMcpToolsChanged {server}`: the stream names an MCP server, so `<server>_<tool>` ids split.
+  'mcp.tools.changed': (t, p) => t.calls.addMcpServer(text(p.server)),
 };
 
 /**

@@ -3,16 +3,17 @@
 // views of one `part.id` into started → updated/progress → exactly one completed or failed.
 //
 // OpenCode states map as: pending → tool.started; running → tool.progress (state running, with
-// streamed output); completed → tool.completed; error → tool.failed. Two `completed` states are
-// failures here: the `invalid` tool (the model asked for a tool that does not exist) and a bash
-// command that was killed (`exit: null` plus a `<shell_metadata>` note).
+// streamed output); completed → tool.completed; error → tool.failed. Three `completed` states are
+// failures here, because the call did not do what was asked: the `invalid` tool (the model asked for
+// a tool that does not exist), a bash command that was killed (`exit: null` plus a
+// `<shell_metadata>` note) and one that exited non-zero. They keep `metadata.opencodeStatus`.
 import type { ToolKind, ToolMetadata } from '../../contract/index.js';
 import { BoundedMap } from '../../events/bounded.js';
 import { OwnedMap } from '../../events/persistent-map.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
 import { describe, MUTABLE_META, type Description } from './describe.js';
-import { errorCode, stoppedCommand } from './errors.js';
+import { errorCode, nonZeroExit, stoppedCommand } from './errors.js';
 import { completedOutput, outputDelta, terminalMetadata } from './output.js';
 import { obj, text, type Obj, type RawStatus, type ToolPartView } from './part-view.js';
 import { Sessions, type TaskRef } from './sessions.js';
@@ -79,6 +80,11 @@ export class Calls {
       },
       opts.cwd,
     );
+  }
+
+  /** An MCP server named by the input (`mcp.tools.changed`): its tools split from now on. */
+  addMcpServer(server: string | undefined): void {
+    if (server) this.names.addServer(server);
   }
 
   private describe(view: ToolPartView, sessionId: string): Description {
@@ -244,14 +250,14 @@ export class Calls {
       const details: Obj = {};
       if (d.invalid.tool) details.requestedTool = d.invalid.tool;
       if (d.invalid.error) details.reason = d.invalid.error;
-      this.out.emit('tool.failed', env, { error: { message, code: d.invalid.code, ...(Object.keys(details).length ? { details } : {}) }, ...elapsed, ...withMeta(terminalMetadata(view)) });
+      this.out.emit('tool.failed', env, { error: { message, code: d.invalid.code, ...(Object.keys(details).length ? { details } : {}) }, ...elapsed, ...withMeta(providerStatus(view)) });
     } else if (view.status === 'completed') {
-      const stopped = d.kind === 'bash' ? stoppedCommand(view.output, view.metadata) : undefined;
+      const stopped = d.kind === 'bash' ? stoppedCommand(view.output, view.metadata) ?? nonZeroExit(view.output, view.metadata) : undefined;
       if (stopped) {
         this.out.emit('tool.failed', env, {
           error: { message: stopped.message, code: stopped.code, details: { output: view.output, opencodeStatus: 'completed' } },
           ...elapsed,
-          ...withMeta(terminalMetadata(view)),
+          ...withMeta(providerStatus(view)),
         });
       } else {
         const built = completedOutput(view);
@@ -330,6 +336,11 @@ function metaKeysOf(meta: ToolMetadata): Record<string, string> {
   const keys: Record<string, string> = {};
   for (const k of MUTABLE_META) keys[k] = keyOf(meta[k]);
   return keys;
+}
+
+/** Terminal metadata of a call OpenCode stored as `completed` that failed by the rule: its own status is kept. */
+function providerStatus(view: ToolPartView): ToolMetadata {
+  return { ...terminalMetadata(view), opencodeStatus: view.status };
 }
 
 function withMeta(m: ToolMetadata): { metadata?: ToolMetadata } {

@@ -3,6 +3,7 @@
 // view, names and cwd always give the same description.
 import type { ToolKind, ToolMetadata } from '../../contract/index.js';
 import { mcpTitle } from '../shared/mcp.js';
+import { kindFromName } from '../shared/kinds.js';
 import { displayPath, usableTitle } from '../shared/titles.js';
 import { invalidCall } from './errors.js';
 import { obj, text, type Obj, type ToolPartView } from './part-view.js';
@@ -57,7 +58,10 @@ function describeInvalid(view: ToolPartView, names: ToolNames, ctx: TitleContext
   const name = asked.tool ?? 'invalid';
   if (unavailable) {
     const title = descriptor ?? specTitle(names.identify('invalid').spec!, view.input, ctx);
-    return { name, kind: 'unknown', title, input: view.input, meta, invalid: { ...asked, code: 'unknown_tool' } };
+    // The attempted name decides the kind: a tool of another version or agent (`list`, `patch`,
+    // `question`) keeps its intent although it cannot run here.
+    const kind = requested?.spec || requested?.mcp ? requested.kind : kindFromName(name);
+    return { name, kind, title, input: view.input, meta, invalid: { ...asked, code: 'unknown_tool' } };
   }
   const title = descriptor ?? requested!.spec?.fallback ?? runningTitle(name);
   return { name, kind: requested!.kind, title, input: view.input, meta, invalid: { ...asked, code: 'invalid_input' } };

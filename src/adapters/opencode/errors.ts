@@ -52,3 +52,14 @@ export function invalidCall(input: unknown): { tool?: string; error?: string } {
   const i = obj(input) ?? {};
   return { tool: typeof i.tool === 'string' && i.tool ? i.tool : undefined, error: typeof i.error === 'string' ? i.error : undefined };
 }
+
+/**
+ * A bash call OpenCode marks `completed` although its command exited non-zero (`metadata.exit: 7`,
+ * CAP 1.18.33): the command did not do what was asked, as Claude's and Codex's non-zero exits.
+ */
+export function nonZeroExit(output: string | undefined, metadata: Obj): { code: 'exit_nonzero'; exitCode: number; message: string } | undefined {
+  const exit = metadata.exit;
+  if (typeof exit !== 'number' || !Number.isInteger(exit) || exit === 0) return undefined;
+  const body = output?.replace(/^\s*\n/, '').replace(/\s+$/, '');
+  return { code: 'exit_nonzero', exitCode: exit, message: `Exit code ${exit}${body ? `\n${body}` : ''}` };
+}

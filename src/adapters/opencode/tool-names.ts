@@ -3,11 +3,12 @@
 // as sanitize(server) + "_" + sanitize(tool) where sanitize keeps `_` and `-`, so splitting on the
 // first `_` is ambiguous (`my_db_query`): only a known server or a known MCP tool name decides.
 import type { McpRef, ToolKind } from '../../contract/index.js';
-import { knownMcpTools, mcpKind } from '../shared/mcp.js';
+import { kindFromName } from '../shared/kinds.js';
+import { knownMcpTools, mcpIntentKind } from '../shared/mcp.js';
 import { toolSpec, type ToolSpec } from './tool-table.js';
 
 export interface ToolIdentity {
-  /** The OpenCode tool id as given (the canonical name; never guessed from input). */
+  /** The OpenCode tool id as given, or the MCP tool's name when the id splits (never guessed from input). */
   name: string;
   kind: ToolKind;
   spec?: ToolSpec;
@@ -28,6 +29,18 @@ export class ToolNames {
   constructor(servers: readonly string[] = [], tools: readonly string[] = knownMcpTools()) {
     this.servers = servers.filter((x) => x).map((server) => ({ id: sanitizeMcpName(server), server })).sort((a, b) => byLengthDesc(a.id, b.id));
     this.tools = [...tools].filter((t) => t).sort(byLengthDesc);
+  }
+
+  /**
+   * A server learned from the input itself (an `mcp.tools.changed` event) or its neighbours: names
+   * seen from now on split by it. False when it was known already.
+   */
+  addServer(server: string): boolean {
+    if (!server || this.servers.some((s) => s.server === server)) return false;
+    this.servers.push({ id: sanitizeMcpName(server), server });
+    this.servers.sort((a, b) => byLengthDesc(a.id, b.id));
+    this.cache.clear();
+    return true;
   }
 
   /** `<server>_<tool>` split by the longest known server, else by the longest known MCP tool name. */
@@ -55,9 +68,10 @@ export class ToolNames {
     const spec = toolSpec(name);
     if (spec) return { name, kind: spec.kind, spec };
     const mcp = this.split(name);
-    if (mcp) return { name, kind: mcpKind(mcp.server, mcp.tool), mcp };
+    // The MCP tool's own name, as Claude and Codex name it; the OpenCode id stays in rawType.
+    if (mcp) return { name: mcp.tool, kind: mcpIntentKind(mcp.server, mcp.tool), mcp };
     // Not built in and not a known MCP tool: an MCP tool of an unlisted server (or a custom tool
     // file's `${file}_${export}`) when it has the `_` of `<server>_<tool>`, otherwise a plugin tool.
-    return { name, kind: name.includes('_') ? 'mcp' : 'unknown' };
+    return { name, kind: name.includes('_') ? 'mcp' : kindFromName(name) };
   }
 }

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ADAPTERS, ADAPTER_IDS, adapterById, detectAdapter } from '../../adapters/registry.js';
 import type { AdapterDefinition } from '../../adapters/types.js';
 import { NormalizePipeline, type OutputFormat } from '../../pipeline/normalize.js';
@@ -40,7 +40,9 @@ Options:
                       file was the --from format)
   --session ID        session id for inputs that carry none
   --cwd DIR           session working directory for titles, when the input does not say
+                      (OpenCode: else the directory of an export beside the recording)
   --mcp-server NAME   a known MCP server name (repeatable), to split <server>_<tool> names
+                      (OpenCode: else the servers of an opencode.json(c) beside the recording)
   --clock none|zero|wall   time for lines without a timestamp: none (default: such events have no
                       \`at\` and their parts no invented timing), 0, or the wall clock
   --max-line-bytes N  skip longer lines unread, each with a line_too_large diagnostic (default
@@ -150,11 +152,21 @@ export const normalizeCommand: Command = {
         return 1;
       }
     }
+    let neighboursRead = false;
+    const opencodeNeighbours = async (): Promise<{ cwd?: string; mcpServers?: string[] }> => {
+      if (v['mcp-server'] && v.cwd) return {};
+      const { readNeighbours } = await import('../../adapters/opencode/neighbours.js');
+      const n = readNeighbours(inputs.filter((i) => i.name !== '-').map((i) => resolve(io.cwd, i.name)));
+      return { ...(v.cwd === undefined && n.cwd ? { cwd: n.cwd } : {}), ...(!v['mcp-server'] && n.mcpServers.length ? { mcpServers: n.mcpServers } : {}) };
+    };
+    // Under --from opencode the adapter is made with the pipeline, so its neighbours come first.
+    const fixedNeighbours = fixed?.id === 'opencode' ? ((neighboursRead = true), await opencodeNeighbours()) : {};
     const pipeline = new NormalizePipeline(fixed ?? ADAPTERS[0]!, {
       to,
       sessionId: v.session,
       cwd: v.cwd,
       mcpServers: v['mcp-server'],
+      ...fixedNeighbours,
       // Only an explicit --clock supplies times the input does not carry.
       ...(v.clock === 'wall' ? { clock: Date.now } : v.clock === 'zero' ? { clock: () => 0 } : {}),
       output: v.output as 'full' | 'compressed',
@@ -224,6 +236,13 @@ export const normalizeCommand: Command = {
           io.stderr.write(`toolnorm normalize: cannot read ${shown}: ${(e as Error).message}\n`);
           failedInput = true;
           continue;
+        }
+        // OpenCode run JSON names neither its MCP servers nor its directory: the config and
+        // exports beside the recordings do. The options, when given, win. Read once, before the
+        // OpenCode adapter is made (it takes its options when created).
+        if (adapter!.id === 'opencode' && !neighboursRead) {
+          neighboursRead = true;
+          pipeline.configureAdapter('opencode', await opencodeNeighbours());
         }
         pipeline.useAdapter(adapter!);
         const name = inputs.length > 1 || input.name !== '-' ? input.name : undefined;

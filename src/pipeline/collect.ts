@@ -1,7 +1,7 @@
 // In-memory normalization of a small input: for tests, fixtures and library users who already
 // hold the text. The streaming CLI path is src/pipeline/normalize.ts.
 import { issuesOfToolEvent, type Diagnostic, type NormalizedToolPart, type ToolEvent } from '../contract/index.js';
-import type { AdapterDefinition, AdapterOptions } from '../adapters/types.js';
+import type { Adapter, AdapterDefinition, AdapterOptions } from '../adapters/types.js';
 import { feedValue } from '../adapters/feed.js';
 import { diagnosticsOf, projectParts, type ProjectOptions } from '../events/projector.js';
 import { createReducer, type ReducerOptions } from '../events/reducer.js';
@@ -36,52 +36,43 @@ export function splitLines(text: string): { text: string; offset: number }[] {
   return out;
 }
 
-export function collect(
-  adapter: AdapterDefinition,
-  input: string | InputFile[],
-  options: AdapterOptions & ReducerOptions & ProjectOptions = {},
-): Collected {
+type CollectOptions = AdapterOptions & ReducerOptions & ProjectOptions;
+
+export function collect(adapter: AdapterDefinition, input: string | InputFile[], options: CollectOptions = {}): Collected {
   const files = typeof input === 'string' ? [{ name: '-', text: input }] : input;
-  const events: ToolEvent[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const instance = adapter.create(
-    { event: (e) => events.push(e), diagnostic: (d) => diagnostics.push(d) },
-    options,
-  );
-  let inputLines = 0;
-  for (const file of files) {
-    const name = typeof input === 'string' ? undefined : file.name;
-    instance.beginFile?.(file.name);
-    for (const [i, l] of splitLines(file.text).entries()) {
-      inputLines++;
-      instance.line(l.text, { line: i + 1, offset: l.offset, ...(name !== undefined ? { file: name } : {}) });
+  return collectWith(adapter, options, (instance) => {
+    let inputLines = 0;
+    for (const file of files) {
+      const name = typeof input === 'string' ? undefined : file.name;
+      instance.beginFile?.(file.name);
+      for (const [i, l] of splitLines(file.text).entries()) {
+        inputLines++;
+        instance.line(l.text, { line: i + 1, offset: l.offset, ...(name !== undefined ? { file: name } : {}) });
+      }
+      instance.endFile?.(file.name);
     }
-    instance.endFile?.(file.name);
-  }
-  instance.end();
-  return reduceCollected(adapter.id, events, diagnostics, inputLines, options);
+    return inputLines;
+  });
 }
 
 /**
  * `collect` for already-parsed values, such as provider SDK objects held in memory: each item is
  * read as its JSON line would be (a string item is a line). Gives the same parts as the lines.
  */
-export function collectValues(
-  adapter: AdapterDefinition,
-  items: Iterable<unknown>,
-  options: AdapterOptions & ReducerOptions & ProjectOptions = {},
-): Collected {
+export function collectValues(adapter: AdapterDefinition, items: Iterable<unknown>, options: CollectOptions = {}): Collected {
+  return collectWith(adapter, options, (instance) => {
+    let inputLines = 0;
+    for (const item of items) feedValue(instance, item, { line: ++inputLines, offset: 0 });
+    return inputLines;
+  });
+}
+
+/** One adapter instance fed by `feed` (which returns the inputs it read), then reduced. */
+function collectWith(adapter: AdapterDefinition, options: CollectOptions, feed: (instance: Adapter) => number): Collected {
   const events: ToolEvent[] = [];
   const diagnostics: Diagnostic[] = [];
-  const instance = adapter.create(
-    { event: (e) => events.push(e), diagnostic: (d) => diagnostics.push(d) },
-    options,
-  );
-  let inputLines = 0;
-  for (const item of items) {
-    inputLines++;
-    feedValue(instance, item, { line: inputLines, offset: 0 });
-  }
+  const instance = adapter.create({ event: (e) => events.push(e), diagnostic: (d) => diagnostics.push(d) }, options);
+  const inputLines = feed(instance);
   instance.end();
   return reduceCollected(adapter.id, events, diagnostics, inputLines, options);
 }

@@ -10,6 +10,7 @@ import { AcpEncoder, type AcpFrame } from '../acp/encoder.js';
 import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
 import { BoundedSet } from '../events/bounded.js';
+import { DEPTH_DIAGNOSTIC, depthMessage, takeDepthCuts } from '../events/depth.js';
 
 const RETIRED_WINDOW = 100_000;
 const QUEUE_COMPACT_AT = 256;
@@ -131,6 +132,7 @@ export class NormalizePipeline {
     try {
       this.adapter.line(text, pos);
       if (this.pending.length !== 0) this.flush();
+      this.reportDepthCuts(pos);
     } catch (err) {
       // Adapters must not throw; if one does, the line is reported, not the process. What it
       // emitted before failing still counts.
@@ -143,6 +145,7 @@ export class NormalizePipeline {
     try {
       this.adapter.end();
       this.flush();
+      this.reportDepthCuts();
     } catch (err) {
       this.flush();
       this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${this.definition.id} adapter failed at end of input: ${(err as Error).message}` });
@@ -153,6 +156,14 @@ export class NormalizePipeline {
       this.drainDiagnostics(session);
     }
     return this.summary;
+  }
+
+  /** Cuts of the depth rule made inside the adapter where it had no position to report them with. */
+  private reportDepthCuts(pos?: InputPosition): void {
+    for (const cut of takeDepthCuts()) {
+      const source: Diagnostic['source'] = { provider: this.definition.provider, ...(pos ? { line: pos.line, offset: pos.offset, ...(pos.file ? { file: pos.file } : {}) } : {}) };
+      this.onDiagnostic({ severity: 'warning', code: DEPTH_DIAGNOSTIC, message: `${pos ? `line ${pos.line}: ` : ''}${depthMessage(cut)}`, source });
+    }
   }
 
   private onDiagnostic(d: Diagnostic): void {

@@ -12,6 +12,7 @@ import { normalizeServerName } from './mcp-names.js';
 import { resultText } from './output.js';
 import type { SubagentLinks } from './subagents.js';
 import { TASK_SUBTYPES } from './tasks.js';
+import { parseBounded } from '../../events/depth.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -364,7 +365,7 @@ export class ClaudeReader implements Adapter {
       // The complete assistant frame normally precedes this; without it, the fragments are the input.
       if (call && !call.terminal && !call.inputFinal && pending.buffer) {
         try {
-          this.tracker.refine(call, JSON.parse(pending.buffer), this.timeOf(line), pos);
+          this.tracker.refine(call, parseBounded(pending.buffer), this.timeOf(line), pos);
         } catch {
           this.out.diagnostic('partial_input', `line ${pos.line}: the streamed input of ${call.id} is not valid JSON; the part keeps the fragments`, pos, { partId: call.id });
         }

@@ -14,6 +14,7 @@ import { Calls } from './calls.js';
 import { ms, obj, readToolPart, text, type Obj } from './part-view.js';
 import { SseFramer } from './sse.js';
 import { ToolNames } from './tool-names.js';
+import { parseBounded } from '../../events/depth.js';
 
 type Form = 'sse' | 'json-lines' | 'document';
 
@@ -92,7 +93,7 @@ export class OpenCodeReader implements BusTarget {
     if (!t.trim()) return;
     let v: unknown;
     try {
-      v = JSON.parse(t);
+      v = parseBounded(t);
     } catch (err) {
       // A data line in a JSON-lines file: someone concatenated streams; read it as SSE.
       if (/^(data|event|id|retry):|^:/.test(t)) return this.sse.line(t, pos);
@@ -108,7 +109,7 @@ export class OpenCodeReader implements BusTarget {
     this.doc = [];
     let v: unknown;
     try {
-      v = JSON.parse(lines.map((l) => l.text).join('\n'));
+      v = parseBounded(lines.map((l) => l.text).join('\n'));
     } catch (err) {
       // JSON lines whose first line is broken look like a document; read them line by line.
       const nonEmpty = lines.filter((l) => l.text.trim());

@@ -1,6 +1,7 @@
 // Builds envelope-complete ToolEvents so adapters only state what is specific to them.
 import type { Diagnostic, Provider, ToolEvent } from '../../contract/index.js';
 import type { AdapterSink, InputPosition } from '../types.js';
+import { DEPTH_DIAGNOSTIC, depthMessage, parseBounded } from '../../events/depth.js';
 
 type Body<T extends ToolEvent['type']> = Omit<Extract<ToolEvent, { type: T }>, 'type' | 'sessionId' | 'partId' | 'at' | 'seq' | 'source'>;
 
@@ -44,7 +45,7 @@ export const excerpt = (text: string, max = 120): string => (text.length > max ?
 /** Parses one JSON line; on failure reports it as malformed and returns undefined. */
 export function parseJsonLine(text: string, pos: InputPosition, out: EventEmitterFor): unknown {
   try {
-    return JSON.parse(text);
+    return parseBounded(text, (cut) => out.diagnostic(DEPTH_DIAGNOSTIC, `line ${pos.line}: ${depthMessage(cut)}`, pos));
   } catch (err) {
     out.malformed(text, `not JSON (${(err as Error).message})`, pos);
     return undefined;

@@ -1,7 +1,7 @@
 // `--from acp`: ACP session/update traffic (JSON-RPC lines or bare params) as a fourth input
 // provider. Each frame is merged like a client would, and the change in the decoded part becomes
 // ToolEvents, so ACP input goes through the same reducer as every other provider.
-import type { NormalizedToolPart, ToolMetadata } from '../contract/index.js';
+import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolMetadata } from '../contract/index.js';
 import type { AdapterDefinition, InputPosition } from '../adapters/types.js';
 import { EventEmitterFor, parseJsonLine } from '../adapters/shared/emit.js';
 import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from './decode.js';
@@ -37,7 +37,7 @@ export const acpAdapter: AdapterDefinition = {
   create(sink, options) {
     const out = new EventEmitterFor(sink, 'acp');
     const clock = options.clock ?? (() => 0);
-    const calls = new Map<string, { merged: MergedCall; part: NormalizedToolPart }>();
+    const calls = new Map<string, { merged: MergedCall; part: NormalizedToolPart; foreign?: true }>();
     const terminal: string[] = [];
     /** JSON-RPC id of a permission request → the call it is about. */
     const permissions = new Map<string | number, { key: string; options: Obj[] }>();
@@ -73,14 +73,25 @@ export const acpAdapter: AdapterDefinition = {
       const key = `${sessionId}\u0000${String(update.toolCallId)}`;
       const prev = calls.get(key);
       const merged = mergeFrame(prev?.merged, sessionId, update);
-      let part = partOf(merged);
+      // `_meta.toolnorm` is only trusted while the part it describes keeps the contract; once it
+      // does not, the call is read like any other agent's frames from then on.
+      let foreign = prev?.foreign;
+      let part = partOf(foreign ? { ...merged, toolnorm: {} } : merged);
+      if (!foreign && Object.keys(merged.toolnorm).length) {
+        const issues = issuesOfNormalizedToolPart(part);
+        if (issues.length) {
+          foreign = true;
+          part = partOf({ ...merged, toolnorm: {} });
+          out.diagnostic('invalid_toolnorm_meta', `line ${pos.line}: _meta.toolnorm of ${String(update.toolCallId)} does not describe a valid part (${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}); it is ignored and the call is mapped from its ACP fields`, pos, { partId: String(update.toolCallId) });
+        }
+      }
       // Approval details come from the permission exchange, not from frames: carry them forward.
       if (extraMeta) part = { ...part, metadata: { ...(part.metadata ?? {}), ...extraMeta } } as NormalizedToolPart;
       else if (prev?.part.metadata?.approval && !part.metadata?.approval) part = { ...part, metadata: { ...(part.metadata ?? {}), approval: prev.part.metadata.approval } } as NormalizedToolPart;
       if (!prev && update.sessionUpdate === 'tool_call_update') {
         out.diagnostic('unknown_part', `line ${pos.line}: tool_call_update for ${String(update.toolCallId)} before its tool_call; the part is started from the update`, pos, { partId: String(update.toolCallId) });
       }
-      calls.set(key, { merged, part });
+      calls.set(key, foreign ? { merged, part, foreign } : { merged, part });
       emitTransition(key, merged, prev?.part, part, pos);
     };
 

@@ -27,7 +27,34 @@ export class EventEmitterFor {
 
   emit<T extends ToolEvent['type']>(type: T, env: Envelope, body: Body<T>): void {
     const event = { type, sessionId: env.sessionId, partId: env.partId, at: env.at, source: this.source(env.pos), ...body } as unknown as ToolEvent;
+    if (!Number.isFinite(env.at) || hasNonFinite(body)) this.dropNonFinite(event as unknown as Record<string, unknown>, env.pos);
     this.sink.event(event);
+  }
+
+  /**
+   * Provider numbers can overflow (a duration of 1e308 seconds is Infinity ms; `1e999` parses as
+   * Infinity), and JSON has no such number: the field is dropped (`at`, which every event must
+   * have, becomes 0, the value for "no time") and a diagnostic names it.
+   */
+  private dropNonFinite(event: Record<string, unknown>, pos?: InputPosition): void {
+    const dropped: string[] = [];
+    if (!Number.isFinite(event.at)) {
+      dropped.push(`at (${String(event.at)})`);
+      event.at = 0;
+    }
+    for (const k of NUMBER_FIELDS) {
+      if (typeof event[k] === 'number' && !Number.isFinite(event[k])) {
+        dropped.push(`${k} (${String(event[k])})`);
+        delete event[k];
+      }
+    }
+    const meta = event.metadata as Record<string, unknown> | undefined;
+    if (meta && typeof meta.exitCode === 'number' && !Number.isFinite(meta.exitCode)) {
+      dropped.push(`metadata.exitCode (${String(meta.exitCode)})`);
+      event.metadata = { ...meta };
+      delete (event.metadata as Record<string, unknown>).exitCode;
+    }
+    this.diagnostic('non_finite_number', `${pos ? `line ${pos.line}: ` : ''}${String(event.type)} for ${String(event.partId)} had numbers JSON cannot hold, dropped: ${dropped.join(', ')}`, pos, { partId: String(event.partId) });
   }
 
   diagnostic(code: string, message: string, pos?: InputPosition, extra: Partial<Diagnostic> = {}): void {
@@ -38,6 +65,16 @@ export class EventEmitterFor {
   malformed(text: string, reason: string, pos: InputPosition): void {
     this.sink.diagnostic({ severity: 'error', code: 'malformed_line', message: `line ${pos.line}: ${reason}`, source: this.source(pos), excerpt: excerpt(text) });
   }
+}
+
+/** The numeric fields an event body may carry at its top level. */
+const NUMBER_FIELDS = ['elapsedMs', 'seq'] as const;
+
+function hasNonFinite(body: object): boolean {
+  const b = body as Record<string, unknown>;
+  for (const k of NUMBER_FIELDS) if (typeof b[k] === 'number' && !Number.isFinite(b[k])) return true;
+  const meta = b.metadata as Record<string, unknown> | undefined;
+  return meta !== undefined && typeof meta.exitCode === 'number' && !Number.isFinite(meta.exitCode);
 }
 
 export const excerpt = (text: string, max = 120): string => (text.length > max ? `${text.slice(0, max)}…` : text);

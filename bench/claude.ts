@@ -52,7 +52,7 @@ function corpusSessions(): string[][] {
 }
 
 
-async function build(file: string, targetBytes: number, distinctSessions: boolean): Promise<number> {
+export async function build(file: string, targetBytes: number, distinctSessions: boolean): Promise<number> {
   if (existsSync(file) && statSync(file).size >= targetBytes) return statSync(file).size;
   const sessions = corpusSessions();
   if (sessions.length === 0) throw new Error(`no Claude corpus at ${CORPUS}; the benchmark needs ../shared/corpus/claude`);

@@ -4,6 +4,7 @@
 import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolMetadata } from '../contract/index.js';
 import type { AdapterDefinition, InputPosition } from '../adapters/types.js';
 import { EventEmitterFor, parseJsonLine } from '../adapters/shared/emit.js';
+import { BoundedMap, BoundedSet } from '../events/bounded.js';
 import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from './decode.js';
 
 type Obj = Record<string, unknown>;
@@ -11,6 +12,9 @@ const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Arr
 
 /** Terminal calls kept for late frames (e.g. a PostToolUse hook update after the result). */
 const TERMINAL_KEEP = 10_000;
+/** Calls and permission requests remembered: the most recent 10k–20k each (docs/robustness.md). */
+export const ACP_CALLS_KEPT = 10_000;
+const PERMISSIONS_KEPT = 10_000;
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
@@ -37,10 +41,14 @@ export const acpAdapter: AdapterDefinition = {
   create(sink, options) {
     const out = new EventEmitterFor(sink, 'acp');
     const clock = options.clock ?? (() => 0);
-    const calls = new Map<string, { merged: MergedCall; part: NormalizedToolPart; foreign?: true }>();
+    /** Keys of calls forgotten while still open: a later frame for one is late, not "before its tool_call". */
+    const forgotten = new BoundedSet<string>(ACP_CALLS_KEPT * 2);
+    const calls = new BoundedMap<string, { merged: MergedCall; part: NormalizedToolPart; foreign?: true }>(ACP_CALLS_KEPT, (key, call) => {
+      if (call.part.state !== 'complete' && call.part.state !== 'error') forgotten.add(key);
+    });
     const terminal: string[] = [];
     /** JSON-RPC id of a permission request → the call it is about. */
-    const permissions = new Map<string | number, { key: string; options: Obj[] }>();
+    const permissions = new BoundedMap<string | number, { key: string; options: Obj[] }>(PERMISSIONS_KEPT);
 
     const emitTransition = (key: string, merged: MergedCall, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
       const env = (at: number) => ({ sessionId: merged.sessionId, partId: part.id, at, pos });
@@ -72,6 +80,10 @@ export const acpAdapter: AdapterDefinition = {
     const applyUpdate = (sessionId: string, update: Obj, pos: InputPosition, extraMeta?: ToolMetadata) => {
       const key = `${sessionId}\u0000${String(update.toolCallId)}`;
       const prev = calls.get(key);
+      if (!prev && forgotten.has(key)) {
+        out.diagnostic('late_result', `line ${pos.line}: ${String(update.sessionUpdate)} for ${String(update.toolCallId)} arrived after the call was forgotten while still open (more than ${ACP_CALLS_KEPT} newer calls); it is reported here and not applied`, pos, { partId: String(update.toolCallId) });
+        return;
+      }
       const merged = mergeFrame(prev?.merged, sessionId, update);
       // `_meta.toolnorm` is only trusted while the part it describes keeps the contract; once it
       // does not, the call is read like any other agent's frames from then on.

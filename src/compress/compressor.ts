@@ -82,7 +82,7 @@ export function specMatches(spec: OutputCompressionSpec, part: Pick<NormalizedTo
 /**
  * Fields beside `text` (Claude's `structured.stdout`, a Codex `aggregated_output`) often repeat the
  * text in full, which defeated the budget. In a compressed view each is kept only up to
- * SIDE_FIELD_BYTES of JSON; past it, an object keeps its small members, and anything larger becomes
+ * SIDE_FIELD_BYTES of JSON (or the budget, when smaller); past it, an object keeps its small members, and anything larger becomes
  * a size marker. The full values stay in the original event, which `metadata.compression.original`
  * names.
  */
@@ -90,12 +90,17 @@ export const SIDE_FIELD_BYTES = 1024;
 
 const sideMarker = (v: unknown, bytes: number): unknown => (typeof v === 'string' ? `[omitted by toolnorm: ${bytes} bytes; the full value is in the original event]` : { omittedBytes: bytes });
 
-function boundSideFields(output: Obj): { output: Obj; cut: boolean } {
+/** SIDE_FIELD_BYTES, or the spec's own budget when that is smaller (tokens counted as 4 bytes). */
+export function sideLimit(spec: OutputCompressionSpec): number {
+  return Math.min(SIDE_FIELD_BYTES, spec.budget.maxBytes ?? Infinity, (spec.budget.maxTokens ?? Infinity) * 4);
+}
+
+function boundSideFields(output: Obj, limit: number): { output: Obj; cut: boolean } {
   let cut = false;
   const bound = (v: unknown, nested: boolean): unknown => {
     if (v === null || typeof v === 'boolean' || typeof v === 'number') return v;
     const bytes = byteLengthOfJson(v);
-    if (bytes <= SIDE_FIELD_BYTES) return v;
+    if (bytes <= limit) return v;
     cut = true;
     if (!nested && isObj(v)) {
       const copy: Obj = {};
@@ -175,7 +180,7 @@ export class DeclarativeCompressor implements ToolOutputCompressor {
     }
     if (isObj(output) && typeof output.text === 'string') {
       const result = compressText(output.text, spec, this.options);
-      const sides = boundSideFields(output);
+      const sides = boundSideFields(output, sideLimit(spec));
       return result.compressed || sides.cut ? { output: { ...sides.output, text: result.text }, result } : undefined;
     }
     if (typeof output !== 'object' || output === null) return undefined;

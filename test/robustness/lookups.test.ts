@@ -81,7 +81,7 @@ describe('foreign _meta.toolnorm in ACP input', () => {
 });
 
 describe('numbers JSON cannot hold', () => {
-  it('claude: a progress of 1e308 seconds (Infinity ms) is kept without the number, with non_finite_number', async () => {
+  it('claude: a progress of 1e308 seconds (Infinity ms) is kept without the number, with invalid_number', async () => {
     const file = write('inf-claude.jsonl', [
       { type: 'system', subtype: 'init', cwd: '/w', session_id: 's1', tools: ['Bash'] },
       { type: 'assistant', session_id: 's1', timestamp: '2026-01-01T00:00:00.000Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] } },
@@ -90,7 +90,7 @@ describe('numbers JSON cannot hold', () => {
     ], { BIG: '1e308' });
     const r = await run('claude', file);
     expect(r.code).toBe(0);
-    expect(r.codes).toEqual(['non_finite_number']);
+    expect(r.codes).toEqual(['invalid_number']);
     expect(r.summary.byState).toEqual({ complete: 1 });
   });
 

@@ -33,8 +33,9 @@ export class EventEmitterFor {
 
   /**
    * Provider numbers can overflow (a duration of 1e308 seconds is Infinity ms; `1e999` parses as
-   * Infinity), and JSON has no such number: the field is dropped (`at`, which every event must
-   * have, becomes 0, the value for "no time") and a diagnostic names it.
+   * Infinity), and JSON has no such number; an exit code must be an integer. The field is dropped
+   * (`at`, which every event must have, becomes 0, the value for "no time") and an
+   * `invalid_number` diagnostic names it.
    */
   private dropNonFinite(event: Record<string, unknown>, pos?: InputPosition): void {
     const dropped: string[] = [];
@@ -49,12 +50,12 @@ export class EventEmitterFor {
       }
     }
     const meta = event.metadata as Record<string, unknown> | undefined;
-    if (meta && typeof meta.exitCode === 'number' && !Number.isFinite(meta.exitCode)) {
+    if (meta && typeof meta.exitCode === 'number' && !Number.isInteger(meta.exitCode)) {
       dropped.push(`metadata.exitCode (${String(meta.exitCode)})`);
       event.metadata = { ...meta };
       delete (event.metadata as Record<string, unknown>).exitCode;
     }
-    this.diagnostic('non_finite_number', `${pos ? `line ${pos.line}: ` : ''}${String(event.type)} for ${String(event.partId)} had numbers JSON cannot hold, dropped: ${dropped.join(', ')}`, pos, { partId: String(event.partId) });
+    this.diagnostic('invalid_number', `${pos ? `line ${pos.line}: ` : ''}${String(event.type)} for ${String(event.partId)} had numbers the contract cannot hold (not finite, or an exit code that is not an integer), dropped: ${dropped.join(', ')}`, pos, { partId: String(event.partId) });
   }
 
   diagnostic(code: string, message: string, pos?: InputPosition, extra: Partial<Diagnostic> = {}): void {
@@ -74,7 +75,7 @@ function hasNonFinite(body: object): boolean {
   const b = body as Record<string, unknown>;
   for (const k of NUMBER_FIELDS) if (typeof b[k] === 'number' && !Number.isFinite(b[k])) return true;
   const meta = b.metadata as Record<string, unknown> | undefined;
-  return meta !== undefined && typeof meta.exitCode === 'number' && !Number.isFinite(meta.exitCode);
+  return meta !== undefined && typeof meta.exitCode === 'number' && !Number.isInteger(meta.exitCode);
 }
 
 export const excerpt = (text: string, max = 120): string => (text.length > max ? `${text.slice(0, max)}…` : text);

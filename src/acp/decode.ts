@@ -64,7 +64,8 @@ export function partOf(m: MergedCall): NormalizedToolPart {
   const tn = m.toolnorm;
   const claude = obj(m.meta.claudeCode);
   const name = present(tn.toolName) ?? nonEmpty(m.fields.name) ?? nonEmpty(claude?.toolName) ?? nonEmpty(m.fields.kind) ?? 'tool';
-  const acpKind = m.fields.kind as AcpToolKind | undefined;
+  // Foreign frames may hold anything here (0, false, an object): only a string is a kind.
+  const acpKind = typeof m.fields.kind === 'string' ? (m.fields.kind as AcpToolKind) : undefined;
   const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : TOOL_STATE_OF[(m.fields.status as keyof typeof TOOL_STATE_OF) ?? 'pending'] ?? 'started';
   const ours = Object.keys(tn).length > 0;
   const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : kindByName(name) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? 'unknown';

@@ -80,6 +80,17 @@ describe('foreign _meta.toolnorm in ACP input', () => {
   });
 });
 
+describe('foreign ACP fields of the wrong type', () => {
+  it('a kind that is not a string (0, false, an object; found by npm run fuzz) maps to unknown, not to an invalid event', async () => {
+    const file = write('kinds.jsonl', [0, false, { a: 1 }, ['read']].map((kind, i) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: `c${i}`, title: 'Run', kind, status: 'completed' } } })));
+    const r = await run('acp', file);
+    expect(r.code).toBe(0);
+    expect(r.summary.parts).toBe(4);
+    expect(r.summary.byState).toEqual({ complete: 4 });
+    expect((r.lines as { kind: string }[]).map((p) => p.kind)).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
+  });
+});
+
 describe('numbers JSON cannot hold', () => {
   it('claude: a progress of 1e308 seconds (Infinity ms) is kept without the number, with invalid_number', async () => {
     const file = write('inf-claude.jsonl', [

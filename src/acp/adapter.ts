@@ -42,7 +42,7 @@ export const acpAdapter: AdapterDefinition = {
     const out = new EventEmitterFor(sink, 'acp');
     const clock = options.clock ?? (() => 0);
     /** Keys of calls forgotten while still open: a later frame for one is late, not "before its tool_call". */
-    const forgotten = new BoundedSet<string>(ACP_CALLS_KEPT * 2);
+    const forgotten = new BoundedSet<string>(ACP_CALLS_KEPT * 10);
     const calls = new BoundedMap<string, { merged: MergedCall; part: NormalizedToolPart; foreign?: true }>(ACP_CALLS_KEPT, (key, call) => {
       if (call.part.state !== 'complete' && call.part.state !== 'error') forgotten.add(key);
     });

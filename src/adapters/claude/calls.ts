@@ -63,6 +63,8 @@ export interface SessionView {
 const RECENT_FRAMES = 1024;
 /** Calls remembered: the last 10k–20k (docs/robustness.md). */
 export const CALLS_KEPT = 10_000;
+/** Ids of calls forgotten while open, remembered far longer (an id costs a set entry, a call much more). */
+export const FORGOTTEN_KEPT = 100_000;
 
 export class CallTracker {
   readonly agents = new SubagentLinks();
@@ -74,7 +76,7 @@ export class CallTracker {
     if (!call.terminal) this.forgotten.add(id);
   });
   /** Calls forgotten while still open, so their result is reported as late, not as never announced. */
-  private readonly forgotten = new BoundedSet<string>(CALLS_KEPT * 2);
+  private readonly forgotten = new BoundedSet<string>(FORGOTTEN_KEPT);
   /** Recent assistant frames and the calls each made, a ring (see RECENT_FRAMES). */
   private readonly recentFrames: ({ uuid: string; ids: string[] } | undefined)[] = new Array<undefined>(RECENT_FRAMES).fill(undefined);
   private recentAt = 0;

@@ -1,9 +1,10 @@
 // `--from acp`: ACP session/update traffic (JSON-RPC lines or bare params) as a fourth input
 // provider. Each frame is merged like a client would, and the change in the decoded part becomes
 // ToolEvents, so ACP input goes through the same reducer as every other provider.
-import type { NormalizedToolPart, ToolMetadata } from '../contract/index.js';
+import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolMetadata } from '../contract/index.js';
 import type { AdapterDefinition, InputPosition } from '../adapters/types.js';
 import { EventEmitterFor, parseJsonLine } from '../adapters/shared/emit.js';
+import { BoundedMap, BoundedSet } from '../events/bounded.js';
 import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from './decode.js';
 
 type Obj = Record<string, unknown>;
@@ -11,6 +12,9 @@ const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Arr
 
 /** Terminal calls kept for late frames (e.g. a PostToolUse hook update after the result). */
 const TERMINAL_KEEP = 10_000;
+/** Calls and permission requests remembered: the most recent 10k–20k each (docs/robustness.md). */
+export const ACP_CALLS_KEPT = 10_000;
+const PERMISSIONS_KEPT = 10_000;
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
@@ -47,10 +51,14 @@ export const acpAdapter: AdapterDefinition = {
     const out = new EventEmitterFor(sink, 'acp');
     // Without an explicit clock, a frame with no time of its own has none (never invented).
     const clock: () => number | undefined = options.clock ?? (() => undefined);
-    const calls = new Map<string, { merged: MergedCall; part: NormalizedToolPart }>();
+    /** Keys of calls forgotten while still open: a later frame for one is late, not "before its tool_call". */
+    const forgotten = new BoundedSet<string>(ACP_CALLS_KEPT * 10);
+    const calls = new BoundedMap<string, { merged: MergedCall; part: NormalizedToolPart; foreign?: true }>(ACP_CALLS_KEPT, (key, call) => {
+      if (call.part.state !== 'complete' && call.part.state !== 'error') forgotten.add(key);
+    });
     const terminal: string[] = [];
     /** JSON-RPC id of a permission request → the call it is about. */
-    const permissions = new Map<string | number, { key: string; options: Obj[] }>();
+    const permissions = new BoundedMap<string | number, { key: string; options: Obj[] }>(PERMISSIONS_KEPT);
 
     const emitTransition = (key: string, merged: MergedCall, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
       const env = (at: number | undefined) => ({ sessionId: merged.sessionId, partId: part.id, at, pos });
@@ -82,15 +90,30 @@ export const acpAdapter: AdapterDefinition = {
     const applyUpdate = (sessionId: string, update: Obj, pos: InputPosition, extraMeta?: ToolMetadata) => {
       const key = `${sessionId}\u0000${String(update.toolCallId)}`;
       const prev = calls.get(key);
+      if (!prev && forgotten.has(key)) {
+        out.diagnostic('late_result', `line ${pos.line}: ${String(update.sessionUpdate)} for ${String(update.toolCallId)} arrived after the call was forgotten while still open (more than ${ACP_CALLS_KEPT} newer calls); it is reported here and not applied`, pos, { partId: String(update.toolCallId) });
+        return;
+      }
       const merged = mergeFrame(prev?.merged, sessionId, update);
-      let part = partOf(merged);
+      // `_meta.toolnorm` is only trusted while the part it describes keeps the contract; once it
+      // does not, the call is read like any other agent's frames from then on.
+      let foreign = prev?.foreign;
+      let part = partOf(foreign ? { ...merged, toolnorm: {} } : merged);
+      if (!foreign && Object.keys(merged.toolnorm).length) {
+        const issues = issuesOfNormalizedToolPart(part);
+        if (issues.length) {
+          foreign = true;
+          part = partOf({ ...merged, toolnorm: {} });
+          out.diagnostic('invalid_toolnorm_meta', `line ${pos.line}: _meta.toolnorm of ${String(update.toolCallId)} does not describe a valid part (${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}); it is ignored and the call is mapped from its ACP fields`, pos, { partId: String(update.toolCallId) });
+        }
+      }
       // Approval details come from the permission exchange, not from frames: carry them forward.
       if (extraMeta) part = { ...part, metadata: { ...(part.metadata ?? {}), ...extraMeta } } as NormalizedToolPart;
       else if (prev?.part.metadata?.approval && !part.metadata?.approval) part = { ...part, metadata: { ...(part.metadata ?? {}), approval: prev.part.metadata.approval } } as NormalizedToolPart;
       if (!prev && update.sessionUpdate === 'tool_call_update') {
         out.diagnostic('unknown_part', `line ${pos.line}: tool_call_update for ${String(update.toolCallId)} before its tool_call; the part is started from the update`, pos, { partId: String(update.toolCallId) });
       }
-      calls.set(key, { merged, part });
+      calls.set(key, foreign ? { merged, part, foreign } : { merged, part });
       emitTransition(key, merged, prev?.part, part, pos);
     };
 

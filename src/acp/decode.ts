@@ -91,7 +91,8 @@ export function partOf(m: MergedCall): NormalizedToolPart {
   // the tool's own name, and the registry's title when the agent's title is the raw name.
   const mcp = ours ? undefined : splitMcpName(rawName) ?? splitMcpName(nonEmpty(m.fields.title) ?? '');
   const name = mcp && rawName.startsWith('mcp__') ? mcp.tool : rawName;
-  const acpKind = m.fields.kind as AcpToolKind | undefined;
+  // Foreign frames may hold anything here (0, false, an object): only a string is a kind.
+  const acpKind = typeof m.fields.kind === 'string' ? (m.fields.kind as AcpToolKind) : undefined;
   const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : TOOL_STATE_OF[(m.fields.status as keyof typeof TOOL_STATE_OF) ?? 'pending'] ?? 'started';
   const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : kindByName(rawName) ?? (mcp ? kindByName(`mcp__${mcp.server}__${mcp.tool}`) : undefined) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? kindFromName(rawName);
   const foreignTitle = nonEmpty(m.fields.title);

@@ -1,5 +1,6 @@
 // The documented mapping between toolnorm's ToolKind and ACP v1's ten ToolKinds (README table).
 import type { AcpToolCallStatus, AcpToolKind, ToolKind, ToolState } from '../contract/index.js';
+import { ownKeysOnly } from '../adapters/shared/table.js';
 
 /** toolnorm kind → ACP kind, for encoding. */
 export const ACP_KIND_OF: Record<ToolKind, AcpToolKind> = {
@@ -15,6 +16,7 @@ export const ACP_KIND_OF: Record<ToolKind, AcpToolKind> = {
   question: 'other',
   unknown: 'other',
 };
+ownKeysOnly(ACP_KIND_OF);
 
 /**
  * Search-like tools read the workspace (our kind `file_read`) but ACP has a better bucket for
@@ -40,6 +42,7 @@ export const TOOL_KIND_OF: Record<AcpToolKind, ToolKind> = {
   switch_mode: 'question',
   other: 'unknown',
 };
+ownKeysOnly(TOOL_KIND_OF);
 
 export const ACP_STATUS_OF: Record<ToolState, AcpToolCallStatus> = {
   started: 'pending',
@@ -47,6 +50,7 @@ export const ACP_STATUS_OF: Record<ToolState, AcpToolCallStatus> = {
   complete: 'completed',
   error: 'failed',
 };
+ownKeysOnly(ACP_STATUS_OF);
 
 export const TOOL_STATE_OF: Record<AcpToolCallStatus, ToolState> = {
   pending: 'started',
@@ -54,3 +58,4 @@ export const TOOL_STATE_OF: Record<AcpToolCallStatus, ToolState> = {
   completed: 'complete',
   failed: 'error',
 };
+ownKeysOnly(TOOL_STATE_OF);

@@ -2,6 +2,7 @@
 // frames without `_meta.toolnorm` decode to the same kinds our own adapters give those tools.
 import type { ToolKind } from '../contract/index.js';
 import { mcpIntentKind } from '../adapters/shared/mcp.js';
+import { ownKeysOnly } from '../adapters/shared/table.js';
 
 const BY_NAME: Record<string, ToolKind> = {
   Bash: 'bash', BashOutput: 'bash', TaskOutput: 'bash', KillShell: 'bash', KillBash: 'bash', PowerShell: 'bash',
@@ -14,6 +15,7 @@ const BY_NAME: Record<string, ToolKind> = {
   TodoWrite: 'todo', todowrite: 'todo', todoread: 'todo', update_plan: 'todo',
   AskUserQuestion: 'question', ExitPlanMode: 'question', EnterPlanMode: 'question', question: 'question',
 };
+ownKeysOnly(BY_NAME);
 
 /** Splits `mcp__<server>__<tool>` (Claude's convention, also used in Codex rollouts). */
 export function splitMcpName(name: string): { server: string; tool: string } | undefined {

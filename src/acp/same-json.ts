@@ -23,27 +23,43 @@ const element = (v: unknown): unknown => (isSkipped(v) ? null : v);
 
 /**
  * `JSON.stringify(a) === JSON.stringify(b)`, key order included, without building either string.
+ * Walks with an explicit stack of pending pairs: input depth never becomes call depth.
  */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (isSkipped(a) || isSkipped(b)) return isSkipped(a) && isSkipped(b);
-  if ((typeof a === 'object' && a !== null && !isPlain(a)) || (typeof b === 'object' && b !== null && !isPlain(b))) return JSON.stringify(a) === JSON.stringify(b);
-  if (isJsonNull(a) || isJsonNull(b)) return isJsonNull(a) && isJsonNull(b);
-  if (typeof a !== 'object' || typeof b !== 'object') return false; // unequal strings, booleans or finite numbers
-  const arrayA = Array.isArray(a);
-  if (arrayA !== Array.isArray(b)) return false;
-  if (arrayA) {
-    const x = a as unknown[];
-    const y = b as unknown[];
-    if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!sameJson(element(x[i]), element(y[i]))) return false;
-    return true;
+export function sameJson(a0: unknown, b0: unknown): boolean {
+  const stack: unknown[] = [a0, b0];
+  while (stack.length) {
+    const b = stack.pop();
+    const a = stack.pop();
+    if (a === b) continue;
+    if (isSkipped(a) || isSkipped(b)) {
+      if (isSkipped(a) && isSkipped(b)) continue;
+      return false;
+    }
+    if ((typeof a === 'object' && a !== null && !isPlain(a)) || (typeof b === 'object' && b !== null && !isPlain(b))) {
+      if (JSON.stringify(a) === JSON.stringify(b)) continue;
+      return false;
+    }
+    if (isJsonNull(a) || isJsonNull(b)) {
+      if (isJsonNull(a) && isJsonNull(b)) continue;
+      return false;
+    }
+    if (typeof a !== 'object' || typeof b !== 'object') return false; // unequal strings, booleans or finite numbers
+    const arrayA = Array.isArray(a);
+    if (arrayA !== Array.isArray(b)) return false;
+    if (arrayA) {
+      const x = a as unknown[];
+      const y = b as unknown[];
+      if (x.length !== y.length) return false;
+      for (let i = x.length - 1; i >= 0; i--) stack.push(element(x[i]), element(y[i]));
+    } else if (!pushMembers(a as Record<string, unknown>, b as Record<string, unknown>, stack)) {
+      return false;
+    }
   }
-  return sameObject(a as Record<string, unknown>, b as Record<string, unknown>);
+  return true;
 }
 
-/** Same written keys, in the same order, with the same values. */
-function sameObject(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+/** Same written keys in the same order; their value pairs go on the stack. */
+function pushMembers(a: Record<string, unknown>, b: Record<string, unknown>, stack: unknown[]): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   let i = 0;
@@ -52,7 +68,8 @@ function sameObject(a: Record<string, unknown>, b: Record<string, unknown>): boo
     while (i < ka.length && isSkipped(a[ka[i]!])) i++;
     while (j < kb.length && isSkipped(b[kb[j]!])) j++;
     if (i === ka.length || j === kb.length) return i === ka.length && j === kb.length;
-    if (ka[i] !== kb[j] || !sameJson(a[ka[i]!], b[kb[j]!])) return false;
+    if (ka[i] !== kb[j]) return false;
+    stack.push(a[ka[i]!], b[kb[j]!]);
     i++;
     j++;
   }

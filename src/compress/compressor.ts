@@ -79,6 +79,44 @@ export function specMatches(spec: OutputCompressionSpec, part: Pick<NormalizedTo
   return true;
 }
 
+/**
+ * Fields beside `text` (Claude's `structured.stdout`, a Codex `aggregated_output`) often repeat the
+ * text in full, which defeated the budget. In a compressed view each is kept only up to
+ * SIDE_FIELD_BYTES of JSON (or the budget, when smaller); past it, an object keeps its small members, and anything larger becomes
+ * a size marker. The full values stay in the original event, which `metadata.compression.original`
+ * names.
+ */
+export const SIDE_FIELD_BYTES = 1024;
+
+const sideMarker = (v: unknown, bytes: number): unknown => (typeof v === 'string' ? `[omitted by toolnorm: ${bytes} bytes; the full value is in the original event]` : { omittedBytes: bytes });
+
+/** SIDE_FIELD_BYTES, or the spec's own budget when that is smaller (tokens counted as 4 bytes). */
+export function sideLimit(spec: OutputCompressionSpec): number {
+  return Math.min(SIDE_FIELD_BYTES, spec.budget.maxBytes ?? Infinity, (spec.budget.maxTokens ?? Infinity) * 4);
+}
+
+function boundSideFields(output: Obj, limit: number): { output: Obj; cut: boolean } {
+  let cut = false;
+  const bound = (v: unknown, nested: boolean): unknown => {
+    if (v === null || typeof v === 'boolean' || typeof v === 'number') return v;
+    const bytes = byteLengthOfJson(v);
+    if (bytes <= limit) return v;
+    cut = true;
+    if (!nested && isObj(v)) {
+      const copy: Obj = {};
+      for (const [k, x] of Object.entries(v)) copy[k] = bound(x, true);
+      return copy;
+    }
+    return sideMarker(v, bytes);
+  };
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(output)) out[k] = k === 'text' ? v : bound(v, false);
+  return { output: out, cut };
+}
+
+/** UTF-8 bytes of a value's JSON, escapes included (what a view of it carries). */
+const byteLengthOfJson = (v: unknown): number => Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8');
+
 export class DeclarativeCompressor implements ToolOutputCompressor {
   readonly specs: readonly OutputCompressionSpec[];
 
@@ -142,9 +180,16 @@ export class DeclarativeCompressor implements ToolOutputCompressor {
     }
     if (isObj(output) && typeof output.text === 'string') {
       const result = compressText(output.text, spec, this.options);
-      return result.compressed ? { output: { ...output, text: result.text }, result } : undefined;
+      const sides = boundSideFields(output, sideLimit(spec));
+      return result.compressed || sides.cut ? { output: { ...sides.output, text: result.text }, result } : undefined;
     }
-    if (typeof output !== 'object' || output === null || !spec.strategy.some((s) => s.type === 'json_summary')) return undefined;
+    if (typeof output !== 'object' || output === null) return undefined;
+    // Without a JSON summary, a structured output over the budget is cut as its JSON text: no view
+    // may carry more than the budget, and the full value stays in the original event.
+    if (!spec.strategy.some((s) => s.type === 'json_summary')) {
+      const result = compressText(JSON.stringify(output), spec, this.options);
+      return result.compressed ? { output: result.text, result } : undefined;
+    }
     const json = JSON.stringify(output);
     const result = compressText(json, spec, this.options);
     if (!result.compressed) return undefined;

@@ -5,7 +5,8 @@
 export class BoundedMap<K, V extends NonNullable<unknown>> {
   private young = new Map<K, V>();
   private old = new Map<K, V>();
-  constructor(private readonly limit: number) {}
+  /** `onEvict` hears of each entry forgotten when a generation is dropped (not of deletes). */
+  constructor(private readonly limit: number, private readonly onEvict?: (key: K, value: V) => void) {}
 
   // Values are never undefined here, so one lookup per generation answers get and has. Most of
   // these maps never fill a generation (or stay empty), and a lookup that misses in a large map is
@@ -23,6 +24,7 @@ export class BoundedMap<K, V extends NonNullable<unknown>> {
   set(key: K, value: V): this {
     this.young.set(key, value);
     if (this.young.size >= this.limit) {
+      if (this.onEvict) for (const [k, v] of this.old) if (!this.young.has(k)) this.onEvict(k, v);
       this.old = this.young;
       this.young = new Map();
     }

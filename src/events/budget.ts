@@ -69,22 +69,44 @@ export function jsonLengthBound(value: unknown, cap: number): number {
 
 type Container = Record<string, unknown> | unknown[];
 
-/** Finds the blob inside `value`: follow the largest child while it dominates its parent. */
-function largestBlob(value: Container, path: string, size: number): { parent: Container; key: string | number; path: string; size: number } | undefined {
-  let best: { parent: Container; key: string | number; path: string; size: number } | undefined;
+type Blob = { parent: Container; key: string | number; path: string; size: number };
+
+/** The largest member of one container (the contract's fixed keys skipped at the root). */
+function largestChild(value: Container, path: string): Blob | undefined {
+  let best: Blob | undefined;
   const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
   for (const [k, v] of entries) {
     if (path === '' && typeof k === 'string' && PROTECTED.has(k)) continue;
     const s = byteSize(v);
     if (!best || s > best.size) best = { parent: value, key: k, path: `${path}/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`, size: s };
   }
-  if (!best) return undefined;
-  const child = best.parent[best.key as never] as unknown;
-  if (child && typeof child === 'object' && best.size * 2 > size) {
-    const deeper = largestBlob(child as Container, best.path, best.size);
-    if (deeper && deeper.size * 2 > best.size) return deeper;
-  }
   return best;
+}
+
+/**
+ * Finds the blob inside `value`: follow the largest child while it dominates its parent, then keep
+ * the deepest one that still dominates the level above it. A loop over the chain, not recursion.
+ */
+function largestBlob(value: Container, path: string, size: number): Blob | undefined {
+  const first = largestChild(value, path);
+  if (!first) return undefined;
+  const chain: Blob[] = [first];
+  let tail: Blob | undefined;
+  for (let above = size; ; ) {
+    const best = chain[chain.length - 1]!;
+    const child = best.parent[best.key as never] as unknown;
+    if (!(child && typeof child === 'object' && best.size * 2 > above)) break;
+    const next = largestChild(child as Container, best.path);
+    if (!next) break;
+    above = best.size;
+    chain.push(next);
+  }
+  tail = chain.pop();
+  while (chain.length) {
+    const best = chain.pop()!;
+    tail = tail && tail.size * 2 > best.size ? tail : best;
+  }
+  return tail;
 }
 
 export interface BudgetResult { metadata: ToolMetadata; truncated: TruncationNote[] }

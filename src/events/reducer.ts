@@ -2,6 +2,7 @@
 // executor all emit ToolEvents, and only this turns them into parts. It never mutates its input
 // and never throws on a valid event; anything odd becomes a diagnostic, never a silent drop.
 import type { Diagnostic, ToolEvent, ToolMetadata } from '../contract/index.js';
+import { boundDepth } from './depth.js';
 import { DEFAULT_METADATA_LIMIT, applyMetadataBudget, jsonLengthBound } from './budget.js';
 import { TERMINAL, copyRecord, type PartRecord, type ToolSessionState } from './state.js';
 
@@ -66,7 +67,7 @@ function parsePartialInput(buffer: string, previous: unknown): unknown {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return JSON.parse(buffer);
+    return boundDepth(JSON.parse(buffer) as unknown);
   } catch {
     // Streaming JSON is rarely parseable mid-way; the last parseable input stands until it is.
     return previous;

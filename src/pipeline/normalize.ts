@@ -15,10 +15,19 @@ import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
 import { BoundedSet } from '../events/bounded.js';
 import type { StreamEncoder, StreamEncoderFactory } from './encoder.js';
+import { DEPTH_DIAGNOSTIC, depthMessage, takeDepthCuts } from '../events/depth.js';
 
-const RETIRED_WINDOW = 100_000;
+const RETIRED_WINDOW = 20_000;
 const QUEUE_COMPACT_AT = 256;
 const NON_BLANK = /\S/;
+/**
+ * Caps that keep memory flat whatever the input (docs/robustness.md): parts held at once (open, or
+ * final and waiting out the grace window) and sessions held at once. Past a cap, the least recently
+ * active sessions give up their parts, oldest first: each open one is printed with its last known
+ * state and an `evicted_part` diagnostic, and an event for it afterwards is reported as late.
+ */
+export const MAX_HELD_PARTS = 10_000;
+export const MAX_HELD_SESSIONS = 5_000;
 
 /** Per input file: how its lines were taken, for the file's `unrecognized_*` diagnostic. */
 interface FileAccount {
@@ -106,14 +115,9 @@ interface Session {
   readonly id: string;
   state: ToolSessionState;
   encoder?: AcpEncoder;
-  /**
-   * Ids of parts already printed and dropped, so a late event for one is reported as late. Bounded
-   * (the most recent 100k–200k per session) so memory stays flat on inputs of any size; an event
-   * for a part retired longer ago than that makes a placeholder part with an `unknown_part`
-   * diagnostic instead — reported either way.
-   */
-  retired: BoundedSet<string>;
   diagnosticsSeen: number;
+  /** The pipeline's event count at this session's last event: sessions idle longest are evicted first. */
+  touched: number;
 }
 
 export interface PipelineSinks<F extends OutputFormat = OutputFormat> {
@@ -126,6 +130,17 @@ export interface PipelineSinks<F extends OutputFormat = OutputFormat> {
 
 export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private readonly sessions = new Map<string, Session>();
+  /**
+   * `${sessionId}\0${partId}` of parts already printed and dropped, so a late event for one is
+   * reported as late. Bounded (the most recent 20k–40k, all sessions together) so memory stays
+   * flat on inputs of any size; an event for a part retired longer ago than that makes a
+   * placeholder part with an `unknown_part` diagnostic instead — reported either way.
+   */
+  private readonly retired = new BoundedSet<string>(RETIRED_WINDOW);
+  /** The subset of `retired` printed by eviction while still open (for the late diagnostic's wording). */
+  private readonly evicted = new BoundedSet<string>(RETIRED_WINDOW);
+  /** Parts held across all sessions. */
+  private held = 0;
   /**
    * Terminal parts waiting out the grace window, in the order they turned terminal (all sessions).
    * A plain FIFO array: iterating a Map from the front after many deletes walks every tombstone.
@@ -253,6 +268,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     try {
       this.adapter.line(text, pos);
       if (this.pending.length !== 0) this.flush();
+      this.reportDepthCuts(pos);
     } catch (err) {
       // Adapters must not throw; if one does, the line is reported, not the process. What it
       // emitted before failing still counts.
@@ -328,6 +344,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
       try {
         adapter.end();
         this.flush();
+        this.reportDepthCuts();
       } catch (err) {
         this.flush();
         this.onDiagnostic({ severity: 'error', code: 'adapter_error', message: `the ${id} adapter failed at end of input: ${(err as Error).message}` });
@@ -342,6 +359,14 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     return this.summary;
   }
 
+  /** Cuts of the depth rule made inside the adapter where it had no position to report them with. */
+  private reportDepthCuts(pos?: InputPosition): void {
+    for (const cut of takeDepthCuts()) {
+      const source: Diagnostic['source'] = { provider: this.definition.provider, ...(pos ? { line: pos.line, offset: pos.offset, ...(pos.file ? { file: pos.file } : {}) } : {}) };
+      this.onDiagnostic({ severity: 'warning', code: DEPTH_DIAGNOSTIC, message: `${pos ? `line ${pos.line}: ` : ''}${depthMessage(cut)}`, source });
+    }
+  }
+
   private onDiagnostic(d: Diagnostic): void {
     this.summary.diagnostics++;
     if (d.code === 'malformed_line') this.summary.malformedLines++;
@@ -352,7 +377,9 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     let s = this.sessions.get(id);
     if (!s) {
       const encoder = this.options.to === 'acp' ? new AcpEncoder({ output: this.options.output, cwd: this.options.cwd }) : undefined;
-      s = { id, state: emptySessionState(true), encoder, retired: new BoundedSet(RETIRED_WINDOW), diagnosticsSeen: 0 };
+      // Evicted before the new one is added: a sweep drops sessions that hold nothing.
+      if (this.sessions.size >= MAX_HELD_SESSIONS) this.evict();
+      s = { id, state: emptySessionState(true), encoder, diagnosticsSeen: 0, touched: this.eventCount };
       this.sessions.set(id, s);
     }
     return s;
@@ -372,13 +399,19 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
       return;
     }
     const session = this.session(e.sessionId);
+    session.touched = this.eventCount;
     const before = session.state.parts.get(e.partId);
     // A part still held was never retired (a late event is not applied, so it cannot bring one back).
-    if (before === undefined && session.retired.has(e.partId)) {
-      this.onDiagnostic({ severity: 'warning', code: 'late_event', message: `${e.type} for part ${e.partId} arrived after the part was final and printed; the event is reported here and not applied`, source: e.source, partId: e.partId });
-      return;
+    if (before === undefined) {
+      const key = `${e.sessionId}\u0000${e.partId}`;
+      if (this.retired.has(key)) {
+        const why = this.evicted.has(key) ? `was evicted while still open (more than ${MAX_HELD_PARTS} parts or ${MAX_HELD_SESSIONS} sessions held) and printed with its last known state` : 'was final and printed';
+        this.onDiagnostic({ severity: 'warning', code: 'late_event', message: `${e.type} for part ${e.partId} arrived after the part ${why}; the event is reported here and not applied`, source: e.source, partId: e.partId });
+        return;
+      }
     }
     this.apply(session, e);
+    if (before === undefined && ++this.held > MAX_HELD_PARTS) this.evict();
     // With a compressor, a completed output is compressed before anything is encoded, so the
     // compressed view never sends the full output first. The derived event is recorded like any other.
     if (e.type === 'tool.completed' && this.options.compressor) {
@@ -446,8 +479,37 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
     else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(session.id, record)) this.writeAcp(frame);
     else if (this.encoder) this.encoder.final(session.id, part);
-    session.retired.add(record.id);
+    this.retired.add(`${session.id}\u0000${record.id}`);
     session.state = withState(session.state, { parts: session.state.parts.delete(record.id) });
+    this.held--;
+  }
+
+  /**
+   * Brings held parts down to 3/4 of MAX_HELD_PARTS and held sessions to 3/4 of MAX_HELD_SESSIONS.
+   * Sessions holding nothing go first; then the least recently active sessions give up their parts,
+   * lowest index first. Each sweep frees a quarter of a cap, so its sort costs O(log n) per part.
+   */
+  private evict(): void {
+    for (const [id, s] of this.sessions) if (s.state.parts.size === 0 && s.state.diagnosticCount === 0) this.sessions.delete(id);
+    const partGoal = Math.floor((MAX_HELD_PARTS * 3) / 4);
+    const sessionGoal = Math.floor((MAX_HELD_SESSIONS * 3) / 4);
+    // Whatever the sweep found empty, the rest is brought down to the goals too: otherwise a sweep
+    // that only just made room would run again for the very next session.
+    const byIdle = [...this.sessions.values()].sort((a, b) => a.touched - b.touched);
+    for (const session of byIdle) {
+      if (this.held <= partGoal && this.sessions.size <= sessionGoal) break;
+      const records = [...session.state.parts.values()].sort((a, b) => a.index - b.index);
+      for (const record of records) {
+        if (this.held <= partGoal && this.sessions.size <= sessionGoal) break;
+        if (!TERMINAL.has(record.state)) {
+          this.evicted.add(`${session.id}\u0000${record.id}`);
+          this.onDiagnostic({ severity: 'warning', code: 'evicted_part', message: `part ${record.id} of session ${session.id} was still ${record.state} when ${this.held > MAX_HELD_PARTS ? `more than ${MAX_HELD_PARTS} parts` : `more than ${MAX_HELD_SESSIONS} sessions`} were held; it is printed now with its last known state, and a later event for it is reported as late`, source: { provider: record.provider }, partId: record.id });
+        }
+        this.retire(session, record);
+      }
+      this.drainDiagnostics(session);
+      if (session.state.parts.size === 0) this.sessions.delete(session.id);
+    }
   }
 
   private writeAcp(frame: AcpFrame): void {

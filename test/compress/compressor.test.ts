@@ -235,8 +235,15 @@ describe('output shapes', () => {
   it('outputs that fit, or that no step can shrink, are left alone', () => {
     expect(c.compressOutput('short', 'test')).toBeUndefined();
     expect(c.compressOutput({ text: 'short' }, 'test')).toBeUndefined();
-    expect(new DeclarativeCompressor([spec({})]).compressOutput({ files: Array(500).fill('x') }, 'test')).toBeUndefined();
+    expect(new DeclarativeCompressor([spec({})]).compressOutput({ files: Array(5).fill('x') }, 'test')).toBeUndefined();
     expect(c.compressOutput(42, 'test')).toBeUndefined();
+  });
+
+  it('a structured output over the budget without json_summary is cut as its JSON text (no view carries more than the budget)', () => {
+    const done = new DeclarativeCompressor([spec({})]).compressOutput({ files: Array(500).fill('x') }, 'test')!;
+    expect(typeof done.output).toBe('string');
+    expect(Buffer.byteLength(done.output as string)).toBeLessThanOrEqual(100);
+    expect(done.result.stats.originalBytes).toBe(Buffer.byteLength(JSON.stringify({ files: Array(500).fill('x') })));
   });
 });
 

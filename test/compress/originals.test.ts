@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isToolEvent, type OutputCompressionSpec, type ToolEvent } from '../../src/contract/index.js';
 import { DeclarativeCompressor, compressSession } from '../../src/compress/index.js';
+import { sideLimit } from '../../src/compress/compressor.js';
 import { MemoryEventStore } from '../../src/store/memory.js';
 import { ToolRepository } from '../../src/events/repository.js';
 import { budget, text } from './arbitraries.js';
@@ -65,8 +66,23 @@ describe('the original is kept', () => {
         expect((shown as { output: unknown }).output).toEqual(event!.output);
         expect(shown?.metadata?.compression).toEqual(event!.compression);
         expect(full?.metadata?.compression).toEqual(event!.compression);
-        // A {text,…} output keeps every other field.
-        if (typeof out !== 'string') expect({ ...(event!.output as object), text: out.text }).toEqual(out);
+        // A {text,…} output keeps every other field that fits sideLimit (1 KiB or the budget); a larger one keeps
+        // its small members, and the rest are size markers (the full value is in the original).
+        if (typeof out !== 'string') {
+          const shownOut = event!.output as Record<string, unknown>;
+          expect(Object.keys(shownOut)).toEqual(Object.keys(out));
+          for (const [k, v] of Object.entries(out)) {
+            if (k === 'text') continue;
+            if (typeof v !== 'object' || Buffer.byteLength(JSON.stringify(v)) <= sideLimit(spec)) expect(shownOut[k]).toEqual(v);
+            else if (k === 'structured') {
+              for (const [m, x] of Object.entries(v as Record<string, unknown>)) {
+                const kept = (shownOut[k] as Record<string, unknown>)[m];
+                if (typeof x !== 'string' || Buffer.byteLength(JSON.stringify(x)) <= sideLimit(spec)) expect(kept).toEqual(x);
+                else expect(kept).toMatch(/^\[omitted by toolnorm: \d+ bytes; the full value is in the original event\]$/);
+              }
+            }
+          }
+        }
         // Compressing again adds nothing: the part already has its summary.
         expect(await compressSession(store, SID, compressor)).toHaveLength(0);
       }),

@@ -12,6 +12,8 @@ import { normalizeServerName } from './mcp-names.js';
 import { resultText } from './output.js';
 import type { SubagentLinks } from './subagents.js';
 import { TASK_SUBTYPES } from './tasks.js';
+import { parseBounded } from '../../events/depth.js';
+import { BoundedMap } from '../../events/bounded.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -54,10 +56,11 @@ function resultBlocks(content: unknown[]): Obj[] {
 
 export class ClaudeReader implements Adapter {
   private readonly out: EventEmitterFor;
-  private readonly sessions = new Map<string, SessionInfo>();
-  private readonly blocks = new Map<string, PartialBlock>();
+  /** Bounded like the calls (docs/robustness.md): the 10k–20k most recently started sessions and streamed blocks. */
+  private readonly sessions = new BoundedMap<string, SessionInfo>(10_000);
+  private readonly blocks = new BoundedMap<string, PartialBlock>(10_000);
   /** Latest `message_start` id per session and parent, for stream events without `api_message_id`. */
-  private readonly messageIds = new Map<string, string>();
+  private readonly messageIds = new BoundedMap<string, string>(10_000);
   private file?: string;
   private fileAgentId?: string;
   private fileIsMeta = false;
@@ -375,7 +378,7 @@ export class ClaudeReader implements Adapter {
       // The complete assistant frame normally precedes this; without it, the fragments are the input.
       if (call && !call.terminal && !call.inputFinal && pending.buffer) {
         try {
-          this.tracker.refine(call, JSON.parse(pending.buffer), this.timeOf(line), pos);
+          this.tracker.refine(call, parseBounded(pending.buffer), this.timeOf(line), pos);
         } catch {
           this.out.diagnostic('partial_input', `line ${pos.line}: the streamed input of ${call.id} is not valid JSON; the part keeps the fragments`, pos, { partId: call.id });
         }

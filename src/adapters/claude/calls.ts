@@ -61,22 +61,30 @@ export interface SessionView {
  * hashing, and the rare retraction scans it.
  */
 const RECENT_FRAMES = 1024;
+/** Calls remembered: the last 10k–20k (docs/robustness.md). */
+export const CALLS_KEPT = 10_000;
+/** Ids of calls forgotten while open, remembered far longer (an id costs a set entry, a call much more). */
+export const FORGOTTEN_KEPT = 100_000;
 
 export class CallTracker {
   readonly agents = new SubagentLinks();
   /**
-   * The last 50k–100k calls. Enough for any result, progress or task note to find its call (they
+   * The last 10k–20k calls (CALLS_KEPT). Enough for any result, progress or task note to find its call (they
    * come within a turn), and for a repeated frame to find its calls known; memory stays flat.
    */
-  private readonly calls = new BoundedMap<string, Call>(50_000);
+  private readonly calls = new BoundedMap<string, Call>(CALLS_KEPT, (id, call) => {
+    if (!call.terminal) this.forgotten.add(id);
+  });
+  /** Calls forgotten while still open, so their result is reported as late, not as never announced. */
+  private readonly forgotten = new BoundedSet<string>(FORGOTTEN_KEPT);
   /** Recent assistant frames and the calls each made, a ring (see RECENT_FRAMES). */
   private readonly recentFrames: ({ uuid: string; ids: string[] } | undefined)[] = new Array<undefined>(RECENT_FRAMES).fill(undefined);
   private recentAt = 0;
   /** Diagnostics already reported per frame uuid, so a repeated frame does not report twice. */
   private readonly reported = new BoundedSet<string>(10_000);
   /** task_id → tool-use id of the call that runs it, and its description (for BashOutput titles). */
-  private readonly taskCalls = new BoundedMap<string, string>(50_000);
-  private readonly taskDescriptions = new BoundedMap<string, string>(50_000);
+  private readonly taskCalls = new BoundedMap<string, string>(10_000);
+  private readonly taskDescriptions = new BoundedMap<string, string>(10_000);
   /** Task info and denials that arrived before their call. */
   private readonly pendingTask = new BoundedMap<string, Obj>(10_000);
   private readonly pendingDenial = new BoundedMap<string, Obj>(10_000);
@@ -213,6 +221,10 @@ export class CallTracker {
     const call = this.calls.get(id);
     if (!call) {
       if (!this.firstReport(frameUuid, id)) return; // the same orphan result in a repeated frame
+      if (this.forgotten.has(id)) {
+        this.out.diagnostic('late_result', `line ${frame.pos.line}: tool_result for ${id} arrived after its call was forgotten while still open (more than ${CALLS_KEPT} newer calls); the result is reported here and not applied`, frame.pos, { partId: id });
+        return;
+      }
       this.out.diagnostic('orphan_result', `line ${frame.pos.line}: tool_result for ${id}, whose tool_use is not in the input; no part was made for it`, frame.pos, { partId: id });
       return;
     }

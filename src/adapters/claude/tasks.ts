@@ -2,6 +2,8 @@
 // They enrich the part only: no state change, no text. Field names are camelCase; the prompt is
 // left out because the part's input already holds it.
 
+import { ownKeysOnly } from '../shared/table.js';
+
 type Obj = Record<string, unknown>;
 
 /** Wire field → metadata.task field, per message subtype. */
@@ -20,11 +22,13 @@ const FIELDS: Record<string, Record<string, string>> = {
 const PATCH_FIELDS: Record<string, string> = {
   status: 'status', description: 'description', end_time: 'endTime', total_paused_ms: 'totalPausedMs', error: 'error', is_backgrounded: 'backgrounded',
 };
+ownKeysOnly(PATCH_FIELDS);
 
 type FieldList = readonly (readonly [wire: string, key: string])[];
 
 /** The tables as [wire, key] lists, built once: `Object.entries` per message was most of the cost. */
 const FIELD_LISTS: Record<string, FieldList> = Object.fromEntries(Object.entries(FIELDS).map(([k, v]) => [k, Object.entries(v)]));
+ownKeysOnly(FIELD_LISTS);
 const PATCH_LIST: FieldList = Object.entries(PATCH_FIELDS);
 const TASK_ID_LIST: FieldList = [['task_id', 'taskId']];
 

@@ -13,6 +13,7 @@ import { arr, camel, get, ms, nonEmpty, obj, pathOf, text, type Obj } from './fi
 import { itemType, type ItemCtx } from './items.js';
 import { finishItem, observeItem, type CodexContext, type Phase } from './observe.js';
 import type { Direction } from './rpc.js';
+import { ownKeysOnly } from '../shared/table.js';
 
 interface Thread {
   cwd?: string;
@@ -33,6 +34,7 @@ interface ServerRequest {
 type Approval = Record<string, unknown>;
 
 const ITEM_METHODS: Record<string, Phase> = { 'item/started': 'started', 'item/updated': 'updated', 'item/completed': 'completed' };
+ownKeysOnly(ITEM_METHODS);
 const OUTPUT_DELTAS = new Set(['item/commandExecution/outputDelta', 'item/fileChange/outputDelta', 'item/plan/delta']);
 const APPROVALS: Record<string, string> = {
   'item/commandExecution/requestApproval': 'commandExecution',
@@ -41,6 +43,7 @@ const APPROVALS: Record<string, string> = {
   execCommandApproval: 'commandExecution',
   applyPatchApproval: 'fileChange',
 };
+ownKeysOnly(APPROVALS);
 const SERVER_REQUESTS = new Set([...Object.keys(APPROVALS), 'item/tool/requestUserInput', 'item/tool/call', 'mcpServer/elicitation/request', 'account/chatgptAuthTokens/refresh', 'attestation/generate']);
 
 /** accept/acceptForSession/approved… → approved; decline/denied → declined; cancel/abort → cancelled. */

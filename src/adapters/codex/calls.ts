@@ -14,6 +14,7 @@ import { arr, get, nonEmpty, obj, parseMaybeJson, text, type Obj } from './field
 import { planSteps, planText, planTitle } from './plans.js';
 import { commandLine, scriptOf } from './shell.js';
 import type { Outcome, View } from './tracker.js';
+import { ownKeysOnly } from '../shared/table.js';
 
 export interface CallCtx {
   cwd?: string;
@@ -165,6 +166,7 @@ export const CALLS: Record<string, CallRule> = {
     result: 'plain',
   },
 };
+ownKeysOnly(CALLS);
 
 export interface CallRef {
   /** Canonical name: the function name, or the MCP tool name. */

@@ -9,8 +9,10 @@
 import type { InputPosition } from '../types.js';
 import { nonEmpty, obj, text, type Obj } from './fields.js';
 import { interruptGroup, observeItem, type CodexContext, type Phase } from './observe.js';
+import { ownKeysOnly } from '../shared/table.js';
 
 const PHASE: Record<string, Phase> = { 'item.started': 'started', 'item.updated': 'updated', 'item.completed': 'completed' };
+ownKeysOnly(PHASE);
 const QUIET = new Set(['thread.started', 'turn.started', 'turn.completed', 'error']);
 
 /** Values of every `"id"` key directly inside the top-level `"item"` object, in order. */

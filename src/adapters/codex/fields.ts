@@ -1,6 +1,7 @@
 // Codex writes the same item three ways: exec JSONL and rollouts in snake_case, the app-server in
 // camelCase, and 0.163 rollout `item_completed` events with PascalCase types and snake_case fields.
 // These helpers read a field whatever the casing, so the item table is written once.
+import { parseBounded } from '../../events/depth.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -83,7 +84,7 @@ export function parseMaybeJson(v: unknown): unknown {
   const t = v.trim();
   if (!t || (t[0] !== '{' && t[0] !== '[')) return v;
   try {
-    return JSON.parse(t);
+    return parseBounded(t);
   } catch {
     return v;
   }

@@ -17,6 +17,7 @@ import { planSteps, planText, planTitle } from './plans.js';
 import { commandLine } from './shell.js';
 import type { Outcome, View } from './tracker.js';
 import { searchAction, webSearchTitle } from './web-search.js';
+import { ownKeysOnly } from '../shared/table.js';
 
 export interface ItemCtx {
   /** Session working directory: titles show paths relative to it. */
@@ -304,6 +305,7 @@ export const ITEMS: Record<string, ItemRule> = {
     },
   },
 };
+ownKeysOnly(ITEMS);
 
 /** Item types that are not tool calls: they make no part and no diagnostic. */
 export const NON_TOOL = new Set([
@@ -320,6 +322,7 @@ const ALIASES: Record<string, string> = {
   webSearchCall: 'webSearch',
   imageGenerationCall: 'imageGeneration',
 };
+ownKeysOnly(ALIASES);
 
 /** The row key for a raw item type in any casing. */
 export function itemType(raw: string): string {

@@ -2,6 +2,7 @@
 // (`{"dir":"in","msg":{…}}` from our capture; other recorders use other keys). This finds the
 // message and, when the recorder said so, its direction.
 import { obj, text, type Obj } from './fields.js';
+import { parseBounded } from '../../events/depth.js';
 
 export type Direction = 'in' | 'out';
 
@@ -40,7 +41,7 @@ export function rpcOf(o: Obj): RpcLine | undefined {
     let v: unknown = o[k];
     if (typeof v === 'string' && v.trimStart().startsWith('{')) {
       try {
-        v = JSON.parse(v);
+        v = parseBounded(v);
       } catch {
         continue;
       }

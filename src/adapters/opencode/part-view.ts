@@ -2,6 +2,7 @@
 // shapes: SDK v1/v2 `ToolPart` (`tool`, `state.status`, `state.error: string`, `time{start,end}`)
 // and the v2 message model (`name`, `error{type,message}`, `content[]`, `time{created,ran,completed}`).
 // Everything downstream reads this view, never the raw part.
+import { parseBounded } from '../../events/depth.js';
 
 export type Obj = Record<string, unknown>;
 export const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -55,7 +56,7 @@ function inputOf(raw: unknown): unknown {
   // v2 pending input is the raw JSON text streamed so far.
   if (typeof raw !== 'string') return raw ?? {};
   try {
-    return JSON.parse(raw) as unknown;
+    return parseBounded(raw);
   } catch {
     return raw;
   }

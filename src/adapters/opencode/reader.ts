@@ -14,6 +14,7 @@ import { Calls } from './calls.js';
 import { ms, obj, readToolPart, text, type Obj } from './part-view.js';
 import { SseFramer } from './sse.js';
 import { ToolNames } from './tool-names.js';
+import { parseBounded } from '../../events/depth.js';
 
 type Form = 'sse' | 'json-lines' | 'document';
 
@@ -83,6 +84,7 @@ export class OpenCodeReader implements BusTarget {
         return;
       case 'document':
         this.doc.push({ text: t, pos });
+        if (this.doc.length <= DOCUMENT_PROBE_LINES && this.doc.length > 1 && isWholeObjectLine(t)) this.notADocument();
         return;
       case 'json-lines':
         return this.jsonLine(t, pos);
@@ -93,7 +95,7 @@ export class OpenCodeReader implements BusTarget {
     if (!t.trim()) return;
     let v: unknown;
     try {
-      v = JSON.parse(t);
+      v = parseBounded(t);
     } catch (err) {
       // A data line in a JSON-lines file: someone concatenated streams; read it as SSE.
       if (/^(data|event|id|retry):|^:/.test(t)) return this.sse.line(t, pos);
@@ -103,13 +105,26 @@ export class OpenCodeReader implements BusTarget {
     this.value(v, pos);
   }
 
+  /**
+   * A first line that starts like JSON but does not parse made the file look like one document;
+   * a later line that is a whole JSON object by itself says it is JSON lines whose first line was
+   * cut. The few lines held are read as JSON lines and nothing more is buffered: a 990 MB file
+   * with a cut first line once took 3.5 GB waiting for a document that never closed.
+   */
+  private notADocument(): void {
+    this.form = 'json-lines';
+    const held = this.doc;
+    this.doc = [];
+    for (const l of held) this.jsonLine(l.text, l.pos);
+  }
+
   private flushDocument(): void {
     if (!this.doc.length) return;
     const lines = this.doc;
     this.doc = [];
     let v: unknown;
     try {
-      v = JSON.parse(lines.map((l) => l.text).join('\n'));
+      v = parseBounded(lines.map((l) => l.text).join('\n'));
     } catch (err) {
       // JSON lines whose first line is broken look like a document; read them line by line.
       const nonEmpty = lines.filter((l) => l.text.trim());
@@ -229,6 +244,12 @@ export class OpenCodeReader implements BusTarget {
     this.calls.flush();
   }
 }
+
+/** Lines after a first line that does not parse that may still show the file is JSON lines. */
+const DOCUMENT_PROBE_LINES = 8;
+
+/** A line that is a JSON object by itself, unindented as JSON lines are (a pretty-printed document's inner lines never are). */
+const isWholeObjectLine = (t: string): boolean => t.charCodeAt(0) === 123 && t.trimEnd().endsWith('}') && parses(t);
 
 const parses = (t: string): boolean => {
   try {

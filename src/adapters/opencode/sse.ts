@@ -3,6 +3,7 @@
 // `data:` lines; those are joined with "\n" as the SSE spec says. A data line that is complete JSON
 // on its own is handed on at once, so the common case parses each line exactly once.
 import type { InputPosition } from '../types.js';
+import { parseBounded } from '../../events/depth.js';
 
 export interface SseSink {
   data(value: unknown, pos: InputPosition, event?: string): void;
@@ -40,7 +41,7 @@ export class SseFramer {
     if (this.pending.length === 0) {
       if (this.sink.skip?.(value)) return;
       try {
-        this.sink.data(JSON.parse(value), pos, this.event);
+        this.sink.data(parseBounded(value), pos, this.event);
         return;
       } catch {
         this.pending.push(value);
@@ -50,7 +51,7 @@ export class SseFramer {
     }
     this.pending.push(value);
     try {
-      const parsed = JSON.parse(this.pending.join('\n')) as unknown;
+      const parsed = parseBounded(this.pending.join('\n'));
       const first = this.pendingPos!;
       this.pending = [];
       this.pendingPos = undefined;

@@ -58,6 +58,8 @@ export class ToolNames {
   identify(name: string): ToolIdentity {
     let found = this.cache.get(name);
     if (!found) {
+      // Names come from input: a stream of distinct ones must not grow the cache without bound.
+      if (this.cache.size >= 4096) this.cache.clear();
       found = this.resolve(name);
       this.cache.set(name, found);
     }

@@ -5,6 +5,7 @@
 import type { ToolKind } from '../../contract/index.js';
 import { commandTitle, domainOf, usableTitle } from '../shared/titles.js';
 import { obj, type Obj } from './part-view.js';
+import { ownKeysOnly } from '../shared/table.js';
 
 export interface TitleContext {
   /** A path as a person reads it: relative to the session cwd when that is known. */
@@ -76,6 +77,7 @@ const LSP_VERBS: Record<string, string> = {
   incomingCalls: 'Finding callers',
   outgoingCalls: 'Finding callees',
 };
+ownKeysOnly(LSP_VERBS);
 
 function lspTitle(input: Obj, ctx: TitleContext): string | undefined {
   const op = s(input.operation);

@@ -1,6 +1,7 @@
 // Builds envelope-complete ToolEvents so adapters only state what is specific to them.
 import type { Diagnostic, Provider, ToolEvent } from '../../contract/index.js';
 import type { AdapterSink, InputPosition } from '../types.js';
+import { DEPTH_DIAGNOSTIC, depthMessage, parseBounded } from '../../events/depth.js';
 
 type Body<T extends ToolEvent['type']> = Omit<Extract<ToolEvent, { type: T }>, 'type' | 'sessionId' | 'partId' | 'at' | 'seq' | 'source'>;
 
@@ -29,7 +30,35 @@ export class EventEmitterFor {
     const event = (env.at === undefined
       ? { type, sessionId: env.sessionId, partId: env.partId, source: this.source(env.pos), ...body }
       : { type, sessionId: env.sessionId, partId: env.partId, at: env.at, source: this.source(env.pos), ...body }) as unknown as ToolEvent;
+    if ((env.at !== undefined && !Number.isFinite(env.at)) || hasNonFinite(body)) this.dropNonFinite(event as unknown as Record<string, unknown>, env.pos);
     this.sink.event(event);
+  }
+
+  /**
+   * Provider numbers can overflow (a duration of 1e308 seconds is Infinity ms; `1e999` parses as
+   * Infinity), and JSON has no such number; an exit code must be an integer. The field is dropped
+   * (an `at` too: the event then has no time, which the contract allows, rather than an invented
+   * one) and an `invalid_number` diagnostic names it.
+   */
+  private dropNonFinite(event: Record<string, unknown>, pos?: InputPosition): void {
+    const dropped: string[] = [];
+    if (event.at !== undefined && !Number.isFinite(event.at)) {
+      dropped.push(`at (${String(event.at)})`);
+      delete event.at;
+    }
+    for (const k of NUMBER_FIELDS) {
+      if (typeof event[k] === 'number' && !Number.isFinite(event[k])) {
+        dropped.push(`${k} (${String(event[k])})`);
+        delete event[k];
+      }
+    }
+    const meta = event.metadata as Record<string, unknown> | undefined;
+    if (meta && typeof meta.exitCode === 'number' && !Number.isInteger(meta.exitCode)) {
+      dropped.push(`metadata.exitCode (${String(meta.exitCode)})`);
+      event.metadata = { ...meta };
+      delete (event.metadata as Record<string, unknown>).exitCode;
+    }
+    this.diagnostic('invalid_number', `${pos ? `line ${pos.line}: ` : ''}${String(event.type)} for ${String(event.partId)} had numbers the contract cannot hold (not finite, or an exit code that is not an integer), dropped: ${dropped.join(', ')}`, pos, { partId: String(event.partId) });
   }
 
   diagnostic(code: string, message: string, pos?: InputPosition, extra: Partial<Diagnostic> = {}): void {
@@ -47,12 +76,22 @@ export class EventEmitterFor {
   }
 }
 
+/** The numeric fields an event body may carry at its top level. */
+const NUMBER_FIELDS = ['elapsedMs', 'seq'] as const;
+
+function hasNonFinite(body: object): boolean {
+  const b = body as Record<string, unknown>;
+  for (const k of NUMBER_FIELDS) if (typeof b[k] === 'number' && !Number.isFinite(b[k])) return true;
+  const meta = b.metadata as Record<string, unknown> | undefined;
+  return meta !== undefined && typeof meta.exitCode === 'number' && !Number.isInteger(meta.exitCode);
+}
+
 export const excerpt = (text: string, max = 120): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /** Parses one JSON line; on failure reports it as malformed and returns undefined. */
 export function parseJsonLine(text: string, pos: InputPosition, out: EventEmitterFor): unknown {
   try {
-    return JSON.parse(text);
+    return parseBounded(text, (cut) => out.diagnostic(DEPTH_DIAGNOSTIC, `line ${pos.line}: ${depthMessage(cut)}`, pos));
   } catch (err) {
     out.malformed(text, `not JSON (${(err as Error).message})`, pos);
     return undefined;

@@ -3,6 +3,7 @@
 // `registerMcpTitle`.
 import type { ToolKind } from '../../contract/index.js';
 import { capitalize, domainOf, str, words } from './titles.js';
+import { ownKeysOnly } from './table.js';
 
 export type Args = Record<string, unknown>;
 export type McpTitleRule = (args: Args, ref: { server: string; tool: string }) => string | undefined;
@@ -51,6 +52,7 @@ const BUILTIN: Record<string, McpTitleRule> = {
   resolve_library_id: (a) => `Looking up library${quoted(a.libraryName)}`,
   get_library_docs: (a) => `Reading docs${str(a.context7CompatibleLibraryID) ? ` for ${String(a.context7CompatibleLibraryID)}` : ''}`,
 };
+ownKeysOnly(BUILTIN);
 
 const custom = new Map<string, McpTitleRule>();
 

@@ -2812,7 +2812,7 @@ func (v AcpToolCallLocation) MarshalJSON() ([]byte, error) {
 }
 
 // AcpToolnormMeta: Everything ACP has no field for, under `_meta.toolnorm`. On updates only the
-// changed keys are present.
+// changed keys are present, and `timing`/`metadata` only their changed sub-keys (see `replaced`).
 type AcpToolnormMeta struct {
 	// Canonical tool name (also in the root `name`, which older clients drop).
 	ToolName *string `json:"toolName,omitempty"`
@@ -2835,9 +2835,18 @@ type AcpToolnormMeta struct {
 	Timing *ToolTiming `json:"timing,omitempty"`
 
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
+
+	// Keys of this frame's `rawOutput` left out because their value is the text the client already
+	// displays (the last text item of `content`, or `_meta.terminal_output.data` for terminal
+	// content); each was the first key of its object, and decoding puts it back there.
+	Elided *[]string `json:"elided,omitempty"`
+
+	// On an update, `timing` and `metadata` carry only their changed keys, merged into the previous
+	// value; the keys named here are sent whole instead and replace it.
+	Replaced *[]json.RawMessage `json:"replaced,omitempty"`
 }
 
-var acpToolnormMetaShape = objectShape{name: "AcpToolnormMeta", consts: nil, known: []string{"toolName", "kind", "state", "title", "input", "output", "error", "timing", "metadata"}, required: nil, open: false}
+var acpToolnormMetaShape = objectShape{name: "AcpToolnormMeta", consts: nil, known: []string{"toolName", "kind", "state", "title", "input", "output", "error", "timing", "metadata", "elided", "replaced"}, required: nil, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpToolnormMeta) UnmarshalJSON(data []byte) error {

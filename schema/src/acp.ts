@@ -66,7 +66,9 @@ export const AcpToolnormMeta = def('AcpToolnormMeta', Type.Object({
   error: Type.Optional(ToolError),
   timing: Type.Optional(ToolTiming),
   metadata: Type.Optional(ToolMetadata),
-}, { additionalProperties: false, description: 'Everything ACP has no field for, under `_meta.toolnorm`. On updates only the changed keys are present.' }));
+  elided: Type.Optional(Type.Array(NonEmpty('A key path such as `text` or `structured.stdout`.'), { description: 'Keys of this frame\'s `rawOutput` left out because their value is the text the client already displays (the last text item of `content`, or `_meta.terminal_output.data` for terminal content); each was the first key of its object, and decoding puts it back there.' })),
+  replaced: Type.Optional(Type.Array(Type.Union([Type.Literal('timing'), Type.Literal('metadata')]), { description: 'On an update, `timing` and `metadata` carry only their changed keys, merged into the previous value; the keys named here are sent whole instead and replace it.' })),
+}, { additionalProperties: false, description: 'Everything ACP has no field for, under `_meta.toolnorm`. On updates only the changed keys are present, and `timing`/`metadata` only their changed sub-keys (see `replaced`).' }));
 
 const AcpMeta = Type.Object({ toolnorm: Type.Optional(AcpToolnormMeta) }, { additionalProperties: true, title: 'AcpMeta', description: 'ACP `_meta`; toolnorm\'s data is under the `toolnorm` key.' });
 

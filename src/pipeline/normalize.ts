@@ -40,6 +40,8 @@ export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends
   /** Which output a compressed part shows in parts/acp/ui output (default full). */
   output?: OutputView;
   uiStates?: UiStateNames;
+  /** ACP output: the client renders display-only terminals (see AcpEncoderOptions.terminal). */
+  acpTerminal?: boolean;
   /**
    * Events to wait after a part turns terminal before it is printed and dropped (default 64):
    * long enough for late enrichment (a subagent's task notification after its result: at most 5
@@ -201,7 +203,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private session(id: string): Session {
     let s = this.sessions.get(id);
     if (!s) {
-      const encoder = this.options.to === 'acp' ? new AcpEncoder({ output: this.options.output, cwd: this.options.cwd }) : undefined;
+      const encoder = this.options.to === 'acp' ? new AcpEncoder({ output: this.options.output, cwd: this.options.cwd, terminal: this.options.acpTerminal }) : undefined;
       s = { id, state: emptySessionState(true), encoder, retired: new BoundedSet(RETIRED_WINDOW), diagnosticsSeen: 0 };
       this.sessions.set(id, s);
     }

@@ -2180,10 +2180,10 @@ class AcpToolCallLocation:
 @dataclass
 class AcpToolnormMeta:
     """Everything ACP has no field for, under `_meta.toolnorm`. On updates only the changed keys
-    are present.
+    are present, and `timing`/`metadata` only their changed sub-keys (see `replaced`).
     """
     _CONSTS: ClassVar[Dict[str, str]] = {}
-    _KNOWN: ClassVar[tuple] = ("toolName", "kind", "state", "title", "input", "output", "error", "timing", "metadata")
+    _KNOWN: ClassVar[tuple] = ("toolName", "kind", "state", "title", "input", "output", "error", "timing", "metadata", "elided", "replaced")
     _REQUIRED: ClassVar[tuple] = ()
     tool_name: Union[str, Unset] = UNSET
     """Canonical tool name (also in the root `name`, which older clients drop)."""
@@ -2198,6 +2198,15 @@ class AcpToolnormMeta:
     error: Union[ToolError, Unset] = UNSET
     timing: Union[ToolTiming, Unset] = UNSET
     metadata: Union[ToolMetadata, Unset] = UNSET
+    elided: Union[List[str], Unset] = UNSET
+    """Keys of this frame's `rawOutput` left out because their value is the text the client already
+    displays (the last text item of `content`, or `_meta.terminal_output.data` for terminal
+    content); each was the first key of its object, and decoding puts it back there.
+    """
+    replaced: Union[List[Any], Unset] = UNSET
+    """On an update, `timing` and `metadata` carry only their changed keys, merged into the
+    previous value; the keys named here are sent whole instead and replace it.
+    """
 
     @classmethod
     def from_json(cls, value: Any, path: str = "AcpToolnormMeta") -> AcpToolnormMeta:
@@ -2212,6 +2221,8 @@ class AcpToolnormMeta:
             error=rt.opt(obj, "error", ToolError.from_json, path),
             timing=rt.opt(obj, "timing", ToolTiming.from_json, path),
             metadata=rt.opt(obj, "metadata", ToolMetadata.from_json, path),
+            elided=rt.opt(obj, "elided", rt.list_of(rt.string), path),
+            replaced=rt.opt(obj, "replaced", rt.list_of(rt.anything), path),
         )
 
     def to_json(self) -> Dict[str, Any]:
@@ -2234,6 +2245,10 @@ class AcpToolnormMeta:
             out["timing"] = self.timing.to_json()
         if self.metadata is not UNSET:
             out["metadata"] = self.metadata.to_json()
+        if self.elided is not UNSET:
+            out["elided"] = rt.encode(self.elided)
+        if self.replaced is not UNSET:
+            out["replaced"] = rt.encode(self.replaced)
         return out
 
 

@@ -37,6 +37,8 @@ Options:
                       (Claude Bash 30,000 bytes middle cut; Codex 10,000 tokens half/half) and show
                       the compressed text; the original stays in the events (--to events, --store)
   --ui-states legacy|canonical   UI state names (default legacy)
+  --acp-terminal      --to acp for a client that announced _meta.terminal_output: commands show
+                      as display-only terminals, output in _meta.terminal_output (sent once)
   --store URL         also append the events to a store: sqlite:PATH or postgres://…
   --quiet             do not print diagnostics (they are still counted)
 
@@ -74,6 +76,7 @@ export const normalizeCommand: Command = {
         clock: { type: 'string', default: 'zero' },
         output: { type: 'string', default: 'full' },
         'ui-states': { type: 'string', default: 'legacy' },
+        'acp-terminal': { type: 'boolean', default: false },
         store: { type: 'string' },
         quiet: { type: 'boolean', default: false },
       },
@@ -144,6 +147,7 @@ export const normalizeCommand: Command = {
             clock: v.clock === 'wall' ? Date.now : () => 0,
             output: v.output as 'full' | 'compressed',
             uiStates: v['ui-states'] as 'legacy' | 'canonical',
+            acpTerminal: v['acp-terminal'],
             ...(v.output === 'compressed' ? { compressor: new DeclarativeCompressor() } : {}),
           }, {
             output: (r) => out.json(r),

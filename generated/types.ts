@@ -1391,7 +1391,23 @@ export interface AcpToolnormMeta {
    * Part output when it differs from rawOutput (full output when content is compressed).
    */
   output?: unknown;
-  error?: ToolError;
+  /**
+   * The part's ToolError, its message possibly left out (see `elided`).
+   */
+  error?: {
+    /**
+     * As in ToolError; left out when it is the text `content` shows (`elided` then names `error.message`).
+     */
+    message?: string;
+    /**
+     * As in ToolError.
+     */
+    code?: string;
+    /**
+     * As in ToolError.
+     */
+    details?: unknown;
+  };
   timing?: ToolTiming;
   metadata?: ToolMetadata;
   /**

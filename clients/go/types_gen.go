@@ -2830,7 +2830,8 @@ type AcpToolnormMeta struct {
 	// Part output when it differs from rawOutput (full output when content is compressed).
 	Output json.RawMessage `json:"output,omitempty"`
 
-	Error *ToolError `json:"error,omitempty"`
+	// The part's ToolError, its message possibly left out (see `elided`).
+	Error *AcpToolError `json:"error,omitempty"`
 
 	Timing *ToolTiming `json:"timing,omitempty"`
 
@@ -2867,6 +2868,42 @@ func (v *AcpToolnormMeta) UnmarshalJSON(data []byte) error {
 func (v AcpToolnormMeta) MarshalJSON() ([]byte, error) {
 	type plain AcpToolnormMeta
 	return encodeObject(plain(v), &acpToolnormMetaShape, nil)
+}
+
+// AcpToolError: The part's ToolError, its message possibly left out (see `elided`).
+type AcpToolError struct {
+	// As in ToolError; left out when it is the text `content` shows (`elided` then names
+	// `error.message`).
+	Message *string `json:"message,omitempty"`
+
+	// As in ToolError.
+	Code *string `json:"code,omitempty"`
+
+	// As in ToolError.
+	Details json.RawMessage `json:"details,omitempty"`
+}
+
+var acpToolErrorShape = objectShape{name: "AcpToolError", consts: nil, known: []string{"message", "code", "details"}, required: nil, open: false}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *AcpToolError) UnmarshalJSON(data []byte) error {
+	_, err := decodeObject(data, &acpToolErrorShape)
+	if err != nil {
+		return err
+	}
+	type plain AcpToolError
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("AcpToolError", err)
+	}
+	*v = AcpToolError(p)
+	return nil
+}
+
+// MarshalJSON writes the fields.
+func (v AcpToolError) MarshalJSON() ([]byte, error) {
+	type plain AcpToolError
+	return encodeObject(plain(v), &acpToolErrorShape, nil)
 }
 
 // AcpToolCall: The first frame of a tool call.

@@ -5,7 +5,7 @@ import type { AcpToolKind, Diagnostic, NormalizedToolPart, ToolError, ToolMetada
 import { outputText } from './content.js';
 import { TOOL_KIND_OF, TOOL_STATE_OF } from './kinds.js';
 import { kindByName, splitMcpName } from './names.js';
-import { mergeToolnorm, restoreOutput, shownTextOf } from './wire.js';
+import { mergeToolnorm, restoreErrorMessage, restoreOutput, shownTextOf } from './wire.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -42,7 +42,14 @@ export function mergeFrame(prev: MergedCall | undefined, sessionId: string, upda
     const { elided, replaced: _replaced, ...rest } = toolnorm;
     toolnorm = rest;
     meta.toolnorm = rest;
-    if (Array.isArray(elided) && 'rawOutput' in update) fields.rawOutput = restoreOutput(update.rawOutput, elided, shownTextOf(fields.content, meta));
+    if (Array.isArray(elided)) {
+      const shown = shownTextOf(fields.content, meta);
+      if ('rawOutput' in update) fields.rawOutput = restoreOutput(update.rawOutput, elided, shown, fields.rawInput);
+      if (obj(incoming.error) && obj(toolnorm.error)) {
+        toolnorm = { ...toolnorm, error: restoreErrorMessage(toolnorm.error as Obj, elided, shown) };
+        meta.toolnorm = toolnorm;
+      }
+    }
   }
   return { sessionId, toolCallId: String(update.toolCallId), fields, meta, toolnorm };
 }

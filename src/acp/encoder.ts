@@ -7,7 +7,7 @@ import { OwnedMap } from '../events/persistent-map.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import type { PartRecord } from '../events/state.js';
 import { contentOf, locationsOf } from './content.js';
-import { elideOutput, metaPatch, shownText, TERMINAL_KINDS, type Terminal } from './wire.js';
+import { elideErrorMessage, elideOutput, metaPatch, shownText, TERMINAL_KINDS, type Terminal } from './wire.js';
 import { ACP_STATUS_OF, acpKindOf } from './kinds.js';
 import { sameJson } from './same-json.js';
 
@@ -110,9 +110,17 @@ export class AcpEncoder {
 
   /** `rawOutput` as sent: without the keys whose text the client already shows (see `elided`). */
   private rawOutputOn(update: AcpToolCall | AcpToolCallUpdate, meta: AcpToolnormMeta, v: View): void {
-    const { value, elided } = elideOutput(v.rawOutput, shownText(v.content, v.terminal));
+    const { value, elided } = elideOutput(v.rawOutput, shownText(v.content, v.terminal), v.rawInput);
     update.rawOutput = value;
-    if (elided.length) meta.elided = elided;
+    if (elided.length) (meta.elided ??= []).push(...elided);
+  }
+
+  /** `_meta.toolnorm.error` as sent: its message is what `content` shows. */
+  private errorOn(meta: AcpToolnormMeta, v: View): void {
+    if (!meta.error) return;
+    const { error, entry } = elideErrorMessage(meta.error as Record<string, unknown>, shownText(v.content, v.terminal));
+    meta.error = error;
+    if (entry) (meta.elided ??= []).push(entry);
   }
 
   /** The terminal extension's `_meta` keys for a frame that goes from `prev` to `v`. */
@@ -140,6 +148,7 @@ export class AcpEncoder {
     if (v.content) update.content = v.content;
     if (v.locations) update.locations = v.locations;
     if (v.rawOutput !== undefined) this.rawOutputOn(update, update._meta!.toolnorm!, v);
+    this.errorOn(update._meta!.toolnorm!, v);
     return { sessionId, update };
   }
 
@@ -165,6 +174,7 @@ export class AcpEncoder {
       } else (meta as Record<string, unknown>)[k] = v.meta[k];
     }
     if (v.rawOutput !== undefined && !sameJson(prev.rawOutput, v.rawOutput)) { this.rawOutputOn(update, meta, v); changed = true; }
+    this.errorOn(meta, v);
     const terminal = this.terminalMeta(id, prev, v);
     if (Object.keys(meta).length || Object.keys(terminal).length) {
       update._meta = { ...(Object.keys(meta).length ? { toolnorm: meta } : {}), ...terminal };

@@ -46,16 +46,20 @@ export function shownTextOf(content: unknown, meta: Obj): string | undefined {
 const FORMS: Record<string, (shown: string) => unknown> = {
   same: (t) => t,
   lines: (t) => t.split('\n'),
+  // Lines but the last: Glob's "(Results are truncated…)" note follows its filenames.
+  head: (t) => t.split('\n').slice(0, -1),
   numbered: (t) => t.split('\n').map((l) => l.replace(/^ *\d+(?:\t|\u2192)/, '')).join('\n'),
   block: (t) => [{ type: 'text', text: t }],
 };
-const FORM_OF_PATH: Record<string, string> = {
-  text: 'same',
-  'structured.filenames': 'lines',
-  'structured.file.content': 'numbered',
-  'structured.content': 'block',
+/** The forms tried per path, in order; the first is the default, the others are named in the entry (`path~form`). */
+const FORMS_OF_PATH: Record<string, string[]> = {
+  text: ['same'],
+  'structured.filenames': ['lines', 'head'],
+  'structured.file.content': ['numbered'],
+  'structured.content': ['block'],
 };
-const formOf = (path: string) => FORM_OF_PATH[path] ?? 'same';
+const FORM_OF_PATH: Record<string, string> = Object.fromEntries(Object.entries(FORMS_OF_PATH).map(([k, v]) => [k, v[0]!]));
+const formsOf = (path: string) => FORMS_OF_PATH[path] ?? ['same'];
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const sameValue = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
@@ -84,44 +88,95 @@ function insertAt(o: Obj, key: string, value: unknown, index: number): Obj {
  * `raw` without the fields whose value follows from `shown` (see FORMS). Each entry of `elided`
  * is `path@index`: the key's position in its object, so decoding puts it back in its place.
  */
-export function elideOutput(raw: unknown, shown: string | undefined): { value: unknown; elided: string[] } {
+export function elideOutput(raw: unknown, shown: string | undefined, input?: unknown): { value: unknown; elided: string[] } {
   const o = obj(raw);
-  if (shown === undefined || !o) return { value: raw, elided: [] };
+  if (!o) return { value: raw, elided: [] };
+  const fromInput = elideInputCopies(o, obj(input));
+  if (shown === undefined) return fromInput;
   const candidates = ['text'];
   const structured = obj(o.structured);
   if (structured) {
     for (const k of Object.keys(structured)) if (IDENT.test(k) && (typeof structured[k] === 'string' || FORM_OF_PATH[`structured.${k}`])) candidates.push(`structured.${k}`);
     if (obj(structured.file) && typeof obj(structured.file)!.content === 'string') candidates.push('structured.file.content');
   }
-  const elided: string[] = [];
-  let value = o;
+  const elided: string[] = [...fromInput.elided];
+  let value = fromInput.value as Obj;
   for (const path of candidates) {
     const keys = path.split('.');
     const key = keys.pop()!;
     const parent = at(o, keys);
-    if (!parent || !(key in parent) || !sameValue(parent[key], FORMS[formOf(path)]!(shown))) continue;
+    if (!parent || !(key in parent) || !(key in (at(value, keys) ?? {}))) continue;
+    const forms = formsOf(path);
+    const form = forms.find((f) => sameValue(parent[key], FORMS[f]!(shown)));
+    if (form === undefined) continue;
     const index = Object.keys(parent).indexOf(key);
     value = updateAt(value, keys, (p) => { const { [key]: _gone, ...rest } = p; return rest; });
-    elided.push(index ? `${path}@${index}` : path);
+    elided.push(`${path}${form === forms[0] ? '' : `~${form}`}${index ? `@${index}` : ''}`);
   }
   return { value, elided };
 }
 
-/** Puts back what `elideOutput` left out, in its order (ascending index per object), so each lands where it was. */
-export function restoreOutput(raw: unknown, elided: readonly unknown[], shown: string | undefined): unknown {
+/**
+ * `structured` fields that repeat a field of the input (Edit's `oldString`, MultiEdit's `edits`,
+ * Write's `content`): left out as `structured.<key>=<inputKey>@index`, restored from `rawInput`.
+ */
+function elideInputCopies(o: Obj, input: Obj | undefined): { value: unknown; elided: string[] } {
+  const structured = obj(o.structured);
+  if (!structured || !input) return { value: o, elided: [] };
+  const elided: string[] = [];
+  const kept: Obj = {};
+  // Only strings of some length and arrays, compared with inputs of the same type: cheap, and
+  // not worth a marker below that.
+  const inputKeys = Object.keys(input).filter((ik) => IDENT.test(ik) && (typeof input[ik] === 'string' ? (input[ik] as string).length >= 16 : Array.isArray(input[ik])));
+  Object.keys(structured).forEach((k, index) => {
+    const v = structured[k];
+    let same: string | undefined;
+    if (IDENT.test(k) && inputKeys.length) {
+      if (typeof v === 'string') same = inputKeys.find((ik) => input[ik] === v);
+      else if (Array.isArray(v)) {
+        const json = JSON.stringify(v);
+        same = inputKeys.find((ik) => Array.isArray(input[ik]) && (input[ik] as unknown[]).length === v.length && JSON.stringify(input[ik]) === json);
+      }
+    }
+    if (same === undefined) kept[k] = v;
+    else elided.push(`structured.${k}=${same}@${index}`);
+  });
+  return elided.length ? { value: { ...o, structured: kept }, elided } : { value: o, elided };
+}
+
+/** Puts back what `elideOutput` left out, each where it was. */
+export function restoreOutput(raw: unknown, elided: readonly unknown[], shown: string | undefined, input?: unknown): unknown {
   let o = obj(raw);
-  if (!o || shown === undefined) return raw;
-  for (const entry of elided) {
-    if (typeof entry !== 'string') continue;
-    const m = /^(.+?)(?:@(\d+))?$/.exec(entry)!;
+  if (!o) return raw;
+  const parsed = elided.filter((e): e is string => typeof e === 'string').map((e) => /^(.+?)(?:=([A-Za-z_][A-Za-z0-9_]*))?(?:~([a-z]+))?(?:@(\d+))?$/.exec(e)!);
+  // Ascending index: each key then goes back after every key that preceded it.
+  parsed.sort((a, b) => Number(a[4] ?? 0) - Number(b[4] ?? 0));
+  for (const m of parsed) {
     const path = m[1]!;
     const keys = path.split('.');
     const key = keys.pop()!;
-    if (!at(o, keys)) continue;
-    const derive = FORMS[formOf(path)]!;
-    o = updateAt(o, keys, (p) => insertAt(p, key, derive(shown), Number(m[2] ?? 0)));
+    if (keys[0] === 'error' || !at(o, keys)) continue;
+    const formName = m[3] ?? formsOf(path)[0]!;
+    const derive = Object.hasOwn(FORMS, formName) ? FORMS[formName] : undefined;
+    const value = m[2] !== undefined ? obj(input)?.[m[2]] : shown === undefined || !derive ? undefined : derive(shown);
+    if (value === undefined) continue;
+    o = updateAt(o, keys, (p) => insertAt(p, key, value, Number(m[4] ?? 0)));
   }
   return o;
+}
+
+/** A failure's message is the text `content` shows: `_meta.toolnorm.error` leaves it out (`error.message@index`). */
+export function elideErrorMessage(error: Obj, shown: string | undefined): { error: Obj; entry?: string } {
+  if (shown === undefined || error.message !== shown) return { error };
+  const index = Object.keys(error).indexOf('message');
+  const { message: _m, ...rest } = error;
+  return { error: rest, entry: index ? `error.message@${index}` : 'error.message' };
+}
+
+export function restoreErrorMessage(error: Obj, elided: readonly unknown[], shown: string | undefined): Obj {
+  const entry = elided.find((e): e is string => typeof e === 'string' && /^error\.message(@\d+)?$/.test(e));
+  if (!entry || shown === undefined) return error;
+  return insertAt(error, 'message', shown, Number(entry.split('@')[1] ?? 0));
 }
 
 /**

@@ -107,6 +107,37 @@ describe('each byte once on the wire', () => {
     expect((back as { output: unknown }).output).toEqual({ text: 'step 1\nstep 2\n' });
   });
 
+  it('structured fields that repeat the input, and a failure message that content shows, travel once (fast-check)', () => {
+    const long = fc.string({ minLength: 16, maxLength: 40 });
+    let elidedInput = 0;
+    let elidedMessage = 0;
+    fc.assert(
+      fc.property(part, long, long, fc.array(json, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.boolean(), (p, a, b, edits, failed, terminal) => {
+        fc.pre(!a.includes(b) && !b.includes(a));
+        const input = { file_path: '/w/f', old_string: a, new_string: b, edits };
+        const base = { ...p, input } as Record<string, unknown>;
+        delete base.output;
+        delete base.error;
+        const q = (failed
+          ? { ...base, state: 'error', error: { code: 'tool_error', message: a, details: { b } } }
+          : { ...base, state: 'complete', output: { structured: { filePath: '/w/f', oldString: a, edits, newString: b, userModified: false }, text: b } }) as NormalizedToolPart;
+        const frames = checked(encodeParts('sess', [q], { terminal }));
+        const text = JSON.stringify(frames);
+        for (const f of frames as { update: { _meta?: { toolnorm?: { elided?: string[] } } } }[]) {
+          for (const e of f.update._meta?.toolnorm?.elided ?? []) { if (e.includes('=')) elidedInput++; if (e.startsWith('error.message')) elidedMessage++; }
+        }
+        // What the input already carries is not in rawOutput again.
+        for (const f of frames as { update: { rawOutput?: unknown } }[]) if (f.update.rawOutput !== undefined) expect(JSON.stringify(f.update.rawOutput)).not.toContain(JSON.stringify(a).slice(1, -1));
+        expect(text.length).toBeGreaterThan(0);
+        expect(decodeFrames(frames).parts).toEqual(wire([q]));
+        expect(JSON.stringify(decodeFrames(frames).parts[0])).toContain(JSON.stringify(wire(failed ? (q as { error: unknown }).error : (q as { output: unknown }).output)));
+      }),
+      { numRuns: 1_000 },
+    );
+    expect(elidedInput).toBeGreaterThan(0);
+    expect(elidedMessage).toBeGreaterThan(0);
+  });
+
   it('round trip holds with and without terminal content (fast-check, outputs shaped like tool results)', () => {
     const text = fc.string({ maxLength: 30 });
     const shaped = fc.oneof(
@@ -120,6 +151,8 @@ describe('each byte once on the wire', () => {
           text: fc.constant(t),
         });
       }),
+      // Glob, truncated: the note after the filenames.
+      fc.array(fc.string({ maxLength: 8 }), { minLength: 1, maxLength: 4 }).map((ls) => ({ structured: { filenames: ls, numFiles: ls.length }, text: `${ls.join('\n')}\n(Results are truncated.)` })),
       json,
     );
     const seen = new Set<string>();
@@ -135,6 +168,6 @@ describe('each byte once on the wire', () => {
       { numRuns: 3_000 },
     );
     // The property did exercise every form, in place and at an index.
-    for (const e of ['text', 'text@i', 'structured.filenames@i', 'structured.file.content@i', 'structured.content@i']) expect(seen).toContain(e);
+    for (const e of ['text', 'text@i', 'structured.filenames~head', 'structured.filenames@i', 'structured.file.content@i', 'structured.content@i']) expect(seen).toContain(e);
   });
 });

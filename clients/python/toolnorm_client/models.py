@@ -2195,7 +2195,8 @@ class AcpToolnormMeta:
     """Part input when it differs from rawInput."""
     output: Any = UNSET
     """Part output when it differs from rawOutput (full output when content is compressed)."""
-    error: Union[ToolError, Unset] = UNSET
+    error: Union[AcpToolError, Unset] = UNSET
+    """The part's ToolError, its message possibly left out (see `elided`)."""
     timing: Union[ToolTiming, Unset] = UNSET
     metadata: Union[ToolMetadata, Unset] = UNSET
     elided: Union[List[str], Unset] = UNSET
@@ -2218,7 +2219,7 @@ class AcpToolnormMeta:
             title=rt.opt(obj, "title", rt.string, path),
             input=rt.opt(obj, "input", rt.anything, path),
             output=rt.opt(obj, "output", rt.anything, path),
-            error=rt.opt(obj, "error", ToolError.from_json, path),
+            error=rt.opt(obj, "error", AcpToolError.from_json, path),
             timing=rt.opt(obj, "timing", ToolTiming.from_json, path),
             metadata=rt.opt(obj, "metadata", ToolMetadata.from_json, path),
             elided=rt.opt(obj, "elided", rt.list_of(rt.string), path),
@@ -2249,6 +2250,41 @@ class AcpToolnormMeta:
             out["elided"] = rt.encode(self.elided)
         if self.replaced is not UNSET:
             out["replaced"] = rt.encode(self.replaced)
+        return out
+
+
+@dataclass
+class AcpToolError:
+    """The part's ToolError, its message possibly left out (see `elided`)."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("message", "code", "details")
+    _REQUIRED: ClassVar[tuple] = ()
+    message: Union[str, Unset] = UNSET
+    """As in ToolError; left out when it is the text `content` shows (`elided` then names
+    `error.message`).
+    """
+    code: Union[str, Unset] = UNSET
+    """As in ToolError."""
+    details: Any = UNSET
+    """As in ToolError."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "AcpToolError") -> AcpToolError:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            message=rt.opt(obj, "message", rt.string, path),
+            code=rt.opt(obj, "code", rt.string, path),
+            details=rt.opt(obj, "details", rt.anything, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        if self.message is not UNSET:
+            out["message"] = self.message
+        if self.code is not UNSET:
+            out["code"] = self.code
+        if self.details is not UNSET:
+            out["details"] = self.details
         return out
 
 
@@ -2593,4 +2629,4 @@ def to_json(value: Any) -> Any:
     return rt.encode(value)
 
 
-__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "FileMutationRecord", "FileOperation", "ToolInvocationStatus", "ToolInvocationRecord", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]
+__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "FileMutationRecord", "FileOperation", "ToolInvocationStatus", "ToolInvocationRecord", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolError", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]

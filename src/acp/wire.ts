@@ -64,6 +64,25 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const sameValue = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
 
+/** Whether `FORMS[form](shown)` equals `value`, without building it when a cheap check says no. */
+function derivesTo(form: string, value: unknown, shown: string): boolean {
+  switch (form) {
+    case 'same': return value === shown;
+    case 'lines':
+    case 'head': {
+      if (!Array.isArray(value)) return false;
+      const lines = FORMS[form]!(shown) as string[];
+      return lines.length === value.length && lines.every((l, i) => l === value[i]);
+    }
+    case 'numbered': return typeof value === 'string' && value.length < shown.length && FORMS.numbered!(shown) === value;
+    case 'block': {
+      const b = Array.isArray(value) && value.length === 1 ? obj(value[0]) : undefined;
+      return !!b && b.type === 'text' && b.text === shown && Object.keys(b).length === 2 && Object.keys(b)[0] === 'type';
+    }
+    default: return sameValue(value, FORMS[form]!(shown));
+  }
+}
+
 /** The object at `path` (dot-separated) in `root`, or undefined. */
 function at(root: Obj, path: string[]): Obj | undefined {
   let o: Obj | undefined = root;
@@ -84,34 +103,63 @@ function insertAt(o: Obj, key: string, value: unknown, index: number): Obj {
   return Object.fromEntries(entries);
 }
 
+/** A copy of `o` without the keys in `drop`. */
+function without(o: Obj, drop: ReadonlySet<string>): Obj {
+  const r: Obj = {};
+  for (const k of Object.keys(o)) if (!drop.has(k)) r[k] = o[k];
+  return r;
+}
+
 /**
- * `raw` without the fields whose value follows from `shown` (see FORMS). Each entry of `elided`
- * is `path@index`: the key's position in its object, so decoding puts it back in its place.
+ * `raw` without the fields whose value follows from `shown` (see FORMS) or repeats the input.
+ * Each entry of `elided` is `path@index`: the key's position in its object, so decoding puts it
+ * back in its place. Nothing is copied unless something is left out (this runs on every output).
  */
 export function elideOutput(raw: unknown, shown: string | undefined, input?: unknown): { value: unknown; elided: string[] } {
   const o = obj(raw);
   if (!o) return { value: raw, elided: [] };
-  const fromInput = elideInputCopies(o, obj(input));
-  if (shown === undefined) return fromInput;
-  const candidates = ['text'];
   const structured = obj(o.structured);
-  if (structured) {
-    for (const k of Object.keys(structured)) if (IDENT.test(k) && (typeof structured[k] === 'string' || FORM_OF_PATH[`structured.${k}`])) candidates.push(`structured.${k}`);
-    if (obj(structured.file) && typeof obj(structured.file)!.content === 'string') candidates.push('structured.file.content');
+  const elided: string[] = [];
+  const dropRoot = new Set<string>();
+  const dropStructured = new Set<string>();
+  let dropFileContent = false;
+  const inp = obj(input);
+  if (structured && inp) inputCopies(structured, inp, elided, dropStructured);
+  if (shown !== undefined) {
+    if (typeof o.text === 'string' && o.text === shown) {
+      const index = Object.keys(o).indexOf('text');
+      dropRoot.add('text');
+      elided.push(index ? `text@${index}` : 'text');
+    }
+    if (structured) {
+      let index = -1;
+      for (const k of Object.keys(structured)) {
+        index++;
+        if (dropStructured.has(k)) continue;
+        const v = structured[k];
+        const path = `structured.${k}`;
+        if (typeof v !== 'string' && !FORM_OF_PATH[path]) continue;
+        if (!IDENT.test(k)) continue;
+        const forms = formsOf(path);
+        const form = forms.find((f) => derivesTo(f, v, shown));
+        if (form === undefined) continue;
+        dropStructured.add(k);
+        elided.push(`${path}${form === forms[0] ? '' : `~${form}`}${index ? `@${index}` : ''}`);
+      }
+      const file = obj(structured.file);
+      if (file && !dropStructured.has('file') && typeof file.content === 'string' && derivesTo('numbered', file.content, shown)) {
+        const index = Object.keys(file).indexOf('content');
+        dropFileContent = true;
+        elided.push(`structured.file.content${index ? `@${index}` : ''}`);
+      }
+    }
   }
-  const elided: string[] = [...fromInput.elided];
-  let value = fromInput.value as Obj;
-  for (const path of candidates) {
-    const keys = path.split('.');
-    const key = keys.pop()!;
-    const parent = at(o, keys);
-    if (!parent || !(key in parent) || !(key in (at(value, keys) ?? {}))) continue;
-    const forms = formsOf(path);
-    const form = forms.find((f) => sameValue(parent[key], FORMS[f]!(shown)));
-    if (form === undefined) continue;
-    const index = Object.keys(parent).indexOf(key);
-    value = updateAt(value, keys, (p) => { const { [key]: _gone, ...rest } = p; return rest; });
-    elided.push(`${path}${form === forms[0] ? '' : `~${form}`}${index ? `@${index}` : ''}`);
+  if (!elided.length) return { value: o, elided };
+  const value = dropRoot.size ? without(o, dropRoot) : { ...o };
+  if (structured && (dropStructured.size || dropFileContent)) {
+    const s2 = dropStructured.size ? without(structured, dropStructured) : { ...structured };
+    if (dropFileContent) s2.file = without(obj(structured.file)!, new Set(['content']));
+    value.structured = s2;
   }
   return { value, elided };
 }
@@ -119,29 +167,31 @@ export function elideOutput(raw: unknown, shown: string | undefined, input?: unk
 /**
  * `structured` fields that repeat a field of the input (Edit's `oldString`, MultiEdit's `edits`,
  * Write's `content`): left out as `structured.<key>=<inputKey>@index`, restored from `rawInput`.
+ * Only strings of some length and arrays count, compared with inputs of the same type: cheap,
+ * and nothing below that is worth a marker.
  */
-function elideInputCopies(o: Obj, input: Obj | undefined): { value: unknown; elided: string[] } {
-  const structured = obj(o.structured);
-  if (!structured || !input) return { value: o, elided: [] };
-  const elided: string[] = [];
-  const kept: Obj = {};
-  // Only strings of some length and arrays, compared with inputs of the same type: cheap, and
-  // not worth a marker below that.
-  const inputKeys = Object.keys(input).filter((ik) => IDENT.test(ik) && (typeof input[ik] === 'string' ? (input[ik] as string).length >= 16 : Array.isArray(input[ik])));
-  Object.keys(structured).forEach((k, index) => {
+function inputCopies(structured: Obj, input: Obj, elided: string[], drop: Set<string>): void {
+  let inputKeys: string[] | undefined;
+  let index = -1;
+  for (const k of Object.keys(structured)) {
+    index++;
     const v = structured[k];
+    const isString = typeof v === 'string' && v.length >= 16;
+    if (!isString && !Array.isArray(v)) continue;
+    inputKeys ??= Object.keys(input).filter((ik) => IDENT.test(ik) && (typeof input[ik] === 'string' ? (input[ik] as string).length >= 16 : Array.isArray(input[ik])));
+    if (!inputKeys.length) return;
+    if (!IDENT.test(k)) continue;
     let same: string | undefined;
-    if (IDENT.test(k) && inputKeys.length) {
-      if (typeof v === 'string') same = inputKeys.find((ik) => input[ik] === v);
-      else if (Array.isArray(v)) {
-        const json = JSON.stringify(v);
-        same = inputKeys.find((ik) => Array.isArray(input[ik]) && (input[ik] as unknown[]).length === v.length && JSON.stringify(input[ik]) === json);
-      }
+    if (isString) same = inputKeys.find((ik) => input[ik] === v);
+    else {
+      const arr = v as unknown[];
+      let json: string | undefined;
+      same = inputKeys.find((ik) => Array.isArray(input[ik]) && (input[ik] as unknown[]).length === arr.length && JSON.stringify(input[ik]) === (json ??= JSON.stringify(arr)));
     }
-    if (same === undefined) kept[k] = v;
-    else elided.push(`structured.${k}=${same}@${index}`);
-  });
-  return elided.length ? { value: { ...o, structured: kept }, elided } : { value: o, elided };
+    if (same === undefined) continue;
+    drop.add(k);
+    elided.push(`structured.${k}=${same}@${index}`);
+  }
 }
 
 /** Puts back what `elideOutput` left out, each where it was. */

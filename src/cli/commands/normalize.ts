@@ -8,9 +8,8 @@ import { LineWriter } from '../writer.js';
 import { progressBar } from '../progress.js';
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
-import { openStoreSink, type StoreSink } from '../store-sink.js';
+import type { StoreSink } from '../store-sink.js';
 import { packageRoot } from '../package-root.js';
-import { DeclarativeCompressor } from '../../compress/index.js';
 
 const FORMATS: readonly OutputFormat[] = ['parts', 'events', 'acp', 'ui'];
 
@@ -106,12 +105,15 @@ export const normalizeCommand: Command = {
     let store: StoreSink | undefined;
     if (v.store) {
       try {
+        // Loaded only when asked for, like the compressor below: a plain run does not pay for them.
+        const { openStoreSink } = await import('../store-sink.js');
         store = await openStoreSink(v.store);
       } catch (e) {
         io.stderr.write(`toolnorm normalize: cannot open store ${v.store}: ${(e as Error).message}\n`);
         return 1;
       }
     }
+    const compressor = v.output === 'compressed' ? new (await import('../../compress/index.js')).DeclarativeCompressor() : undefined;
     let pipeline: NormalizePipeline | undefined;
     const total = inputs.reduce((n, i) => n + (i.size ?? 0), 0);
     const bar = progressBar(io.stderr, total);
@@ -148,7 +150,7 @@ export const normalizeCommand: Command = {
             output: v.output as 'full' | 'compressed',
             uiStates: v['ui-states'] as 'legacy' | 'canonical',
             acpTerminal: v['acp-terminal'],
-            ...(v.output === 'compressed' ? { compressor: new DeclarativeCompressor() } : {}),
+            ...(compressor ? { compressor } : {}),
           }, {
             output: (r) => out.json(r),
             diagnostic: (d) => { if (!v.quiet) err.json(d); },

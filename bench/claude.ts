@@ -60,13 +60,18 @@ export async function build(file: string, targetBytes: number, distinctSessions:
   return writeCopies(file, (k) => sessions.map((lines, f) => `${lines.map((l) => rewrite(l, k, f, keep)).join('\n')}\n`), (bytes) => bytes >= targetBytes);
 }
 
+/** The generated Claude input of `mb` MB (built once under bench/.data/); its path and size. */
+export async function claudeInput(mb: number, distinct = false): Promise<{ file: string; bytes: number }> {
+  const file = join(DATA, `claude-${mb}mb${distinct ? '-distinct-sessions' : ''}.jsonl`);
+  return { file, bytes: await build(file, mb * 1024 * 1024, distinct) };
+}
+
 export async function run(args: string[]): Promise<void> {
   const mbArg = args.indexOf('--mb');
   const mb = mbArg >= 0 ? Number(args[mbArg + 1]) : 100;
   const sessionsArg = args.indexOf('--sessions');
   const distinct = sessionsArg >= 0 && args[sessionsArg + 1] === 'distinct';
-  const file = join(DATA, `claude-${mb}mb${distinct ? '-distinct-sessions' : ''}.jsonl`);
-  const built = await build(file, mb * 1024 * 1024, distinct);
+  const { file, bytes: built } = await claudeInput(mb, distinct);
   console.log(`input: ${(built / 1024 / 1024).toFixed(1)} MB of Claude Code sessions (corpus copies with rewritten tool ids and uuids; ${distinct ? 'a new session id per copy' : 'each recording one long session'}) → ${file.slice(file.indexOf('bench/'))}`);
   await measureThroughput({ adapter: 'claude', file, args });
 }

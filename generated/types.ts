@@ -1367,7 +1367,7 @@ export interface AcpToolCallLocation {
   line?: number;
 }
 /**
- * Everything ACP has no field for, under `_meta.toolnorm`. On updates only the changed keys are present.
+ * Everything ACP has no field for, under `_meta.toolnorm`. On updates only the changed keys are present, and `timing`/`metadata` only their changed sub-keys (see `replaced`).
  *
  * This interface was referenced by `ToolnormContract`'s JSON-Schema
  * via the `definition` "AcpToolnormMeta".
@@ -1391,9 +1391,35 @@ export interface AcpToolnormMeta {
    * Part output when it differs from rawOutput (full output when content is compressed).
    */
   output?: unknown;
-  error?: ToolError;
+  /**
+   * The part's ToolError, its message possibly left out (see `elided`).
+   */
+  error?: {
+    /**
+     * As in ToolError; left out when it is the text `content` shows (`elided` then names `error.message`).
+     */
+    message?: string;
+    /**
+     * As in ToolError.
+     */
+    code?: string;
+    /**
+     * As in ToolError.
+     */
+    details?: unknown;
+  };
   timing?: ToolTiming;
   metadata?: ToolMetadata;
+  /**
+   * Keys of this frame's `rawOutput` left out because their value is the text the client already displays (the last text item of `content`, or `_meta.terminal_output.data` for terminal content); each was the first key of its object, and decoding puts it back there.
+   *
+   * Items: A key path such as `text` or `structured.stdout`.
+   */
+  elided?: string[];
+  /**
+   * On an update, `timing` and `metadata` carry only their changed keys, merged into the previous value; the keys named here are sent whole instead and replace it.
+   */
+  replaced?: ('timing' | 'metadata')[];
 }
 /**
  * The first frame of a tool call.

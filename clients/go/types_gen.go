@@ -2812,7 +2812,7 @@ func (v AcpToolCallLocation) MarshalJSON() ([]byte, error) {
 }
 
 // AcpToolnormMeta: Everything ACP has no field for, under `_meta.toolnorm`. On updates only the
-// changed keys are present.
+// changed keys are present, and `timing`/`metadata` only their changed sub-keys (see `replaced`).
 type AcpToolnormMeta struct {
 	// Canonical tool name (also in the root `name`, which older clients drop).
 	ToolName *string `json:"toolName,omitempty"`
@@ -2830,14 +2830,24 @@ type AcpToolnormMeta struct {
 	// Part output when it differs from rawOutput (full output when content is compressed).
 	Output json.RawMessage `json:"output,omitempty"`
 
-	Error *ToolError `json:"error,omitempty"`
+	// The part's ToolError, its message possibly left out (see `elided`).
+	Error *AcpToolError `json:"error,omitempty"`
 
 	Timing *ToolTiming `json:"timing,omitempty"`
 
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
+
+	// Keys of this frame's `rawOutput` left out because their value is the text the client already
+	// displays (the last text item of `content`, or `_meta.terminal_output.data` for terminal
+	// content); each was the first key of its object, and decoding puts it back there.
+	Elided *[]string `json:"elided,omitempty"`
+
+	// On an update, `timing` and `metadata` carry only their changed keys, merged into the previous
+	// value; the keys named here are sent whole instead and replace it.
+	Replaced *[]json.RawMessage `json:"replaced,omitempty"`
 }
 
-var acpToolnormMetaShape = objectShape{name: "AcpToolnormMeta", consts: nil, known: []string{"toolName", "kind", "state", "title", "input", "output", "error", "timing", "metadata"}, required: nil, open: false}
+var acpToolnormMetaShape = objectShape{name: "AcpToolnormMeta", consts: nil, known: []string{"toolName", "kind", "state", "title", "input", "output", "error", "timing", "metadata", "elided", "replaced"}, required: nil, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpToolnormMeta) UnmarshalJSON(data []byte) error {
@@ -2858,6 +2868,42 @@ func (v *AcpToolnormMeta) UnmarshalJSON(data []byte) error {
 func (v AcpToolnormMeta) MarshalJSON() ([]byte, error) {
 	type plain AcpToolnormMeta
 	return encodeObject(plain(v), &acpToolnormMetaShape, nil)
+}
+
+// AcpToolError: The part's ToolError, its message possibly left out (see `elided`).
+type AcpToolError struct {
+	// As in ToolError; left out when it is the text `content` shows (`elided` then names
+	// `error.message`).
+	Message *string `json:"message,omitempty"`
+
+	// As in ToolError.
+	Code *string `json:"code,omitempty"`
+
+	// As in ToolError.
+	Details json.RawMessage `json:"details,omitempty"`
+}
+
+var acpToolErrorShape = objectShape{name: "AcpToolError", consts: nil, known: []string{"message", "code", "details"}, required: nil, open: false}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *AcpToolError) UnmarshalJSON(data []byte) error {
+	_, err := decodeObject(data, &acpToolErrorShape)
+	if err != nil {
+		return err
+	}
+	type plain AcpToolError
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("AcpToolError", err)
+	}
+	*v = AcpToolError(p)
+	return nil
+}
+
+// MarshalJSON writes the fields.
+func (v AcpToolError) MarshalJSON() ([]byte, error) {
+	type plain AcpToolError
+	return encodeObject(plain(v), &acpToolErrorShape, nil)
 }
 
 // AcpToolCall: The first frame of a tool call.

@@ -63,10 +63,16 @@ export const AcpToolnormMeta = def('AcpToolnormMeta', Type.Object({
   title: Type.Optional(NonEmpty('Our title, kept so decoding is exact even if a client rewrites the ACP title.')),
   input: Type.Optional(Type.Unknown({ description: 'Part input when it differs from rawInput.' })),
   output: Type.Optional(Type.Unknown({ description: 'Part output when it differs from rawOutput (full output when content is compressed).' })),
-  error: Type.Optional(ToolError),
+  error: Type.Optional(Type.Object({
+    message: Type.Optional(Type.String({ minLength: 1, description: 'As in ToolError; left out when it is the text `content` shows (`elided` then names `error.message`).' })),
+    code: Type.Optional(Type.String({ minLength: 1, description: 'As in ToolError.' })),
+    details: Type.Optional(Type.Unknown({ description: 'As in ToolError.' })),
+  }, { additionalProperties: false, title: 'AcpToolError', description: 'The part\'s ToolError, its message possibly left out (see `elided`).' })),
   timing: Type.Optional(ToolTiming),
   metadata: Type.Optional(ToolMetadata),
-}, { additionalProperties: false, description: 'Everything ACP has no field for, under `_meta.toolnorm`. On updates only the changed keys are present.' }));
+  elided: Type.Optional(Type.Array(NonEmpty('A key path such as `text` or `structured.stdout`.'), { description: 'Keys of this frame\'s `rawOutput` left out because their value is the text the client already displays (the last text item of `content`, or `_meta.terminal_output.data` for terminal content); each was the first key of its object, and decoding puts it back there.' })),
+  replaced: Type.Optional(Type.Array(Type.Union([Type.Literal('timing'), Type.Literal('metadata')]), { description: 'On an update, `timing` and `metadata` carry only their changed keys, merged into the previous value; the keys named here are sent whole instead and replace it.' })),
+}, { additionalProperties: false, description: 'Everything ACP has no field for, under `_meta.toolnorm`. On updates only the changed keys are present, and `timing`/`metadata` only their changed sub-keys (see `replaced`).' }));
 
 const AcpMeta = Type.Object({ toolnorm: Type.Optional(AcpToolnormMeta) }, { additionalProperties: true, title: 'AcpMeta', description: 'ACP `_meta`; toolnorm\'s data is under the `toolnorm` key.' });
 

@@ -7,6 +7,7 @@ import { TOOL_KIND_OF, TOOL_STATE_OF } from './kinds.js';
 import { kindByName, splitMcpName } from './names.js';
 import { kindFromName } from '../adapters/shared/kinds.js';
 import { mcpTitle } from '../adapters/shared/mcp.js';
+import { mergeToolnorm, restoreErrorMessage, restoreOutput, shownTextOf } from './wire.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -40,8 +41,26 @@ export function mergeFrame(prev: MergedCall | undefined, sessionId: string, upda
   for (const f of ROOT_FIELDS) if (f in update && (update[f] !== null || f === 'rawInput' || f === 'rawOutput')) fields[f] = update[f];
   const incomingMeta = obj(update._meta) ?? {};
   const meta: Obj = { ...(prev?.meta ?? {}) };
-  for (const [k, v] of Object.entries(incomingMeta)) meta[k] = obj(v) && obj(meta[k]) ? { ...(meta[k] as Obj), ...(v as Obj) } : v;
-  const toolnorm = obj(meta.toolnorm) ?? {};
+  const isUpdate = update.sessionUpdate === 'tool_call_update';
+  for (const [k, v] of Object.entries(incomingMeta)) {
+    meta[k] = obj(v) && obj(meta[k]) ? (k === 'toolnorm' && isUpdate ? mergeToolnorm(meta[k] as Obj, v as Obj) : { ...(meta[k] as Obj), ...(v as Obj) }) : v;
+  }
+  let toolnorm = obj(meta.toolnorm) ?? {};
+  // The wire markers describe this frame only (see wire.ts): applied here, never kept.
+  const incoming = obj(incomingMeta.toolnorm);
+  if (incoming && ('elided' in incoming || 'replaced' in incoming)) {
+    const { elided, replaced: _replaced, ...rest } = toolnorm;
+    toolnorm = rest;
+    meta.toolnorm = rest;
+    if (Array.isArray(elided)) {
+      const shown = shownTextOf(fields.content, meta);
+      if ('rawOutput' in update) fields.rawOutput = restoreOutput(update.rawOutput, elided, shown, fields.rawInput);
+      if (obj(incoming.error) && obj(toolnorm.error)) {
+        toolnorm = { ...toolnorm, error: restoreErrorMessage(toolnorm.error as Obj, elided, shown) };
+        meta.toolnorm = toolnorm;
+      }
+    }
+  }
   const seen = prev?.seen ?? { blocks: [], keys: new Set<string>() };
   if (Array.isArray(update.content)) {
     for (const c of update.content) {
@@ -96,7 +115,8 @@ export function partOf(m: MergedCall): NormalizedToolPart {
   const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : TOOL_STATE_OF[(m.fields.status as keyof typeof TOOL_STATE_OF) ?? 'pending'] ?? 'started';
   const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : kindByName(rawName) ?? (mcp ? kindByName(`mcp__${mcp.server}__${mcp.tool}`) : undefined) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? kindFromName(rawName);
   const foreignTitle = nonEmpty(m.fields.title);
-  const title = present(tn.title) ?? (mcp && (!foreignTitle || splitMcpName(foreignTitle)) ? mcpTitle(mcp.server, mcp.tool, m.fields.rawInput) : foreignTitle) ?? name;
+  // Our own frames send the title once, at the root (older ones also in `_meta.toolnorm.title`).
+  const title = present(tn.title) ?? (ours ? present(m.fields.title) : mcp && (!foreignTitle || splitMcpName(foreignTitle)) ? mcpTitle(mcp.server, mcp.tool, m.fields.rawInput) : foreignTitle) ?? name;
   const base = { id: m.toolCallId, name, kind, title, input: 'rawInput' in m.fields ? m.fields.rawInput : {} } as Obj;
   if (ours) {
     if (tn.timing) base.timing = tn.timing;

@@ -7,6 +7,7 @@ import { OwnedMap } from '../events/persistent-map.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import type { PartRecord } from '../events/state.js';
 import { contentOf, locationsOf } from './content.js';
+import { elideErrorMessage, elideOutput, metaPatch, shownText, TERMINAL_KINDS, type Terminal } from './wire.js';
 import { ACP_STATUS_OF, acpKindOf } from './kinds.js';
 import { sameJson } from './same-json.js';
 
@@ -23,6 +24,12 @@ export interface AcpEncoderOptions {
   snapshotEveryBytes?: number;
   /** …or minimum time between two snapshots, by event time (default 1 s). */
   snapshotEveryMs?: number;
+  /**
+   * The client announced `clientCapabilities._meta.terminal_output`: commands show as display-only
+   * `terminal` content, their output in `_meta.terminal_output` and their end in
+   * `_meta.terminal_exit` (the convention of claude-agent-acp and codex-acp). Default false.
+   */
+  terminal?: boolean;
 }
 
 /** The complete ACP view of a part; frames are diffs between consecutive views. */
@@ -36,6 +43,8 @@ interface View {
   rawInput: unknown;
   rawOutput?: unknown;
   meta: AcpToolnormMeta;
+  /** Set for terminal display (the `terminal` option): what the client's terminal shows. */
+  terminal?: Terminal;
 }
 
 interface Sent {
@@ -62,11 +71,13 @@ export class AcpEncoder {
       snapshotChars: options.snapshotChars ?? 8 * 1024,
       snapshotEveryBytes: options.snapshotEveryBytes ?? 16 * 1024,
       snapshotEveryMs: options.snapshotEveryMs ?? 1000,
+      terminal: options.terminal ?? false,
     };
   }
 
   private view(part: NormalizedToolPart, streamedTail?: string): View {
-    const meta: AcpToolnormMeta = { toolName: part.name, kind: part.kind, state: part.state, title: part.title };
+    // The title is the root `title`, and decoding reads it there: not sent twice.
+    const meta: AcpToolnormMeta = { toolName: part.name, kind: part.kind, state: part.state };
     if (part.state === 'error') meta.error = part.error;
     if (part.timing) meta.timing = part.timing;
     if (part.metadata) meta.metadata = part.metadata;
@@ -81,8 +92,46 @@ export class AcpEncoder {
       meta,
     };
     if (part.state === 'complete' && 'output' in part) view.rawOutput = part.output;
-    if (part.state === 'error') view.rawOutput = { error: part.error };
+    // A failure travels once: in `_meta.toolnorm.error`, its message shown in `content`.
+    if (this.opts.terminal && TERMINAL_KINDS.has(part.kind)) {
+      // The text the content would show goes to the terminal instead, once.
+      const items = view.content ?? [];
+      const text = items.length && items[items.length - 1]!.type === 'content' ? items[items.length - 1]! : undefined;
+      const data = text && text.type === 'content' && text.content.type === 'text' ? text.content.text : undefined;
+      view.content = [...items.filter((i) => i !== text), { type: 'terminal', terminalId: part.id }];
+      view.terminal = { ...(data !== undefined ? { data } : {}) };
+      if (part.state === 'complete' || part.state === 'error') {
+        const code = (part.metadata as { exitCode?: number | null } | undefined)?.exitCode;
+        view.terminal.exit = { terminal_id: part.id, exit_code: code !== undefined ? code : part.state === 'complete' ? 0 : 1, signal: null };
+      }
+    }
     return view;
+  }
+
+  /** `rawOutput` as sent: without the keys whose text the client already shows (see `elided`). */
+  private rawOutputOn(update: AcpToolCall | AcpToolCallUpdate, meta: AcpToolnormMeta, v: View): void {
+    const { value, elided } = elideOutput(v.rawOutput, shownText(v.content, v.terminal), v.rawInput);
+    update.rawOutput = value;
+    if (elided.length) (meta.elided ??= []).push(...elided);
+  }
+
+  /** `_meta.toolnorm.error` as sent: its message is what `content` shows. */
+  private errorOn(meta: AcpToolnormMeta, v: View): void {
+    if (!meta.error) return;
+    const { error, entry } = elideErrorMessage(meta.error as Record<string, unknown>, shownText(v.content, v.terminal));
+    meta.error = error;
+    if (entry) (meta.elided ??= []).push(entry);
+  }
+
+  /** The terminal extension's `_meta` keys for a frame that goes from `prev` to `v`. */
+  private terminalMeta(id: string, prev: View | undefined, v: View): Record<string, unknown> {
+    const t = v.terminal;
+    if (!t) return {};
+    const out: Record<string, unknown> = {};
+    if (!prev?.terminal) out.terminal_info = { terminal_id: id };
+    if (t.data !== undefined && t.data !== prev?.terminal?.data) out.terminal_output = { terminal_id: id, data: t.data };
+    if (t.exit && !prev?.terminal?.exit) out.terminal_exit = t.exit;
+    return out;
   }
 
   private first(sessionId: string, part: NormalizedToolPart, v: View): AcpFrame {
@@ -94,11 +143,12 @@ export class AcpEncoder {
       kind: v.kind,
       status: v.status,
       rawInput: v.rawInput,
-      _meta: { toolnorm: v.meta },
+      _meta: { toolnorm: { ...v.meta }, ...this.terminalMeta(part.id, undefined, v) },
     };
     if (v.content) update.content = v.content;
     if (v.locations) update.locations = v.locations;
-    if (v.rawOutput !== undefined) update.rawOutput = v.rawOutput;
+    if (v.rawOutput !== undefined) this.rawOutputOn(update, update._meta!.toolnorm!, v);
+    this.errorOn(update._meta!.toolnorm!, v);
     return { sessionId, update };
   }
 
@@ -113,12 +163,23 @@ export class AcpEncoder {
     if (!sameJson(prev.content, v.content)) { update.content = v.content ?? []; changed = true; }
     if (!sameJson(prev.locations, v.locations)) { update.locations = v.locations ?? []; changed = true; }
     if (!sameJson(prev.rawInput, v.rawInput)) { update.rawInput = v.rawInput; changed = true; }
-    if (v.rawOutput !== undefined && !sameJson(prev.rawOutput, v.rawOutput)) { update.rawOutput = v.rawOutput; changed = true; }
     const meta: AcpToolnormMeta = {};
     for (const k of META_KEYS) {
-      if (v.meta[k] !== undefined && !sameJson(prev.meta[k], v.meta[k])) (meta as Record<string, unknown>)[k] = v.meta[k];
+      if (v.meta[k] === undefined || sameJson(prev.meta[k], v.meta[k])) continue;
+      if (k === 'timing' || k === 'metadata') {
+        // Only the changed sub-keys; decoding merges them into the previous value.
+        const patch = metaPatch(prev.meta[k], v.meta[k]);
+        if (patch) (meta as Record<string, unknown>)[k] = patch;
+        else { (meta as Record<string, unknown>)[k] = v.meta[k]; (meta.replaced ??= []).push(k); }
+      } else (meta as Record<string, unknown>)[k] = v.meta[k];
     }
-    if (Object.keys(meta).length) { update._meta = { toolnorm: meta }; changed = true; }
+    if (v.rawOutput !== undefined && !sameJson(prev.rawOutput, v.rawOutput)) { this.rawOutputOn(update, meta, v); changed = true; }
+    this.errorOn(meta, v);
+    const terminal = this.terminalMeta(id, prev, v);
+    if (Object.keys(meta).length || Object.keys(terminal).length) {
+      update._meta = { ...(Object.keys(meta).length ? { toolnorm: meta } : {}), ...terminal };
+      changed = true;
+    }
     return changed ? { sessionId, update } : undefined;
   }
 
@@ -141,7 +202,10 @@ export class AcpEncoder {
       }
     }
     const v = this.view(part, tail);
-    if (tail === undefined && prev && (part.state === 'running' || part.state === 'started')) v.content = prev.view.content;
+    if (tail === undefined && prev && (part.state === 'running' || part.state === 'started')) {
+      v.content = prev.view.content;
+      if (v.terminal) v.terminal = prev.view.terminal;
+    }
     this.sent.set(record.id, { view: v, snapshotBytes, snapshotAt });
     if (!prev) return [this.first(sessionId, part, v)];
     const frame = this.delta(sessionId, record.id, prev.view, v);

@@ -31,11 +31,12 @@ export async function runCli(io: CommandIO): Promise<number> {
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.stderr.write(`toolnorm: unknown command "${name}"\n\n${mainUsage()}`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(`${command.usage}\n`);
     return 0;

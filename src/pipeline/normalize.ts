@@ -77,6 +77,8 @@ export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends
   /** Which output a compressed part shows in parts/acp/ui output (default full). */
   output?: OutputView;
   uiStates?: UiStateNames;
+  /** ACP output: the client renders display-only terminals (see AcpEncoderOptions.terminal). */
+  acpTerminal?: boolean;
   /**
    * Events to wait after a part turns terminal before it is printed and dropped (default 64):
    * long enough for late enrichment (a subagent's task notification after its result: at most 5
@@ -376,7 +378,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private session(id: string): Session {
     let s = this.sessions.get(id);
     if (!s) {
-      const encoder = this.options.to === 'acp' ? new AcpEncoder({ output: this.options.output, cwd: this.options.cwd }) : undefined;
+      const encoder = this.options.to === 'acp' ? new AcpEncoder({ output: this.options.output, cwd: this.options.cwd, terminal: this.options.acpTerminal }) : undefined;
       // Evicted before the new one is added: a sweep drops sessions that hold nothing.
       if (this.sessions.size >= MAX_HELD_SESSIONS) this.evict();
       s = { id, state: emptySessionState(true), encoder, diagnosticsSeen: 0, touched: this.eventCount };

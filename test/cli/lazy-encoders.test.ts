@@ -29,7 +29,8 @@ const ENCODERS = /\/src\/(ai-sdk|ag-ui|otel)\//;
 describe('lazy ecosystem encoders', () => {
   it.each(['src/index.ts', 'src/cli/main.ts'])('nothing statically imported from %s is an encoder', (entry) => {
     const files = [...reachable(join(REPO_ROOT, entry))];
-    expect(files.length).toBeGreaterThan(10);
+    // The walk must reach something (the CLI's entry now loads its commands lazily, so it reaches few files).
+    expect(files.length).toBeGreaterThan(entry === 'src/index.ts' ? 10 : 2);
     expect(files.filter((f) => ENCODERS.test(f))).toEqual([]);
   });
 

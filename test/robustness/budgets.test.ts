@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { adapterById } from '../../src/adapters/registry.js';
 import type { NormalizedToolPart, OutputCompressionSpec, ToolEvent } from '../../src/contract/index.js';
 import { DeclarativeCompressor, sideLimit } from '../../src/compress/compressor.js';
+import { decodeFrames } from '../../src/acp/decode.js';
 import { NormalizePipeline, type OutputFormat } from '../../src/pipeline/normalize.js';
 import { corpusLines } from '../../fuzz/corpus.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
@@ -53,7 +54,10 @@ function viewProblems(to: OutputFormat, records: unknown[], budget: number, limi
       out.push(...outputProblems(u.output, budget, limit, `ui ${u.toolCallId} output`));
     } else {
       const u = (r as { params: { update: Obj } }).params.update;
-      out.push(...outputProblems(u.rawOutput, budget, limit, `acp ${String(u.toolCallId)} rawOutput`));
+      // rawOutput leaves out what content shows (each byte once on the wire), so the output a
+      // client rebuilds from the frames is what is checked; rawOutput is a part of it.
+      const decoded = decodeFrames([(r as { params: unknown }).params]).parts[0] as { output?: unknown } | undefined;
+      out.push(...outputProblems(decoded?.output, budget, limit, `acp ${String(u.toolCallId)} decoded output`));
       for (const c of (u.content as Obj[] | undefined) ?? []) {
         const text = isObj(c.content) ? c.content.text : undefined;
         if (typeof text === 'string' && bytes(text) > budget) out.push(`acp ${String(u.toolCallId)} content: ${bytes(text)} bytes > ${budget}`);

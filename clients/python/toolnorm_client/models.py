@@ -2189,10 +2189,10 @@ class AcpToolCallLocation:
 @dataclass
 class AcpToolnormMeta:
     """Everything ACP has no field for, under `_meta.toolnorm`. On updates only the changed keys
-    are present.
+    are present, and `timing`/`metadata` only their changed sub-keys (see `replaced`).
     """
     _CONSTS: ClassVar[Dict[str, str]] = {}
-    _KNOWN: ClassVar[tuple] = ("toolName", "kind", "state", "title", "input", "output", "error", "timing", "metadata")
+    _KNOWN: ClassVar[tuple] = ("toolName", "kind", "state", "title", "input", "output", "error", "timing", "metadata", "elided", "replaced")
     _REQUIRED: ClassVar[tuple] = ()
     tool_name: Union[str, Unset] = UNSET
     """Canonical tool name (also in the root `name`, which older clients drop)."""
@@ -2204,9 +2204,19 @@ class AcpToolnormMeta:
     """Part input when it differs from rawInput."""
     output: Any = UNSET
     """Part output when it differs from rawOutput (full output when content is compressed)."""
-    error: Union[ToolError, Unset] = UNSET
+    error: Union[AcpToolError, Unset] = UNSET
+    """The part's ToolError, its message possibly left out (see `elided`)."""
     timing: Union[ToolTiming, Unset] = UNSET
     metadata: Union[ToolMetadata, Unset] = UNSET
+    elided: Union[List[str], Unset] = UNSET
+    """Keys of this frame's `rawOutput` left out because their value is the text the client already
+    displays (the last text item of `content`, or `_meta.terminal_output.data` for terminal
+    content); each was the first key of its object, and decoding puts it back there.
+    """
+    replaced: Union[List[Any], Unset] = UNSET
+    """On an update, `timing` and `metadata` carry only their changed keys, merged into the
+    previous value; the keys named here are sent whole instead and replace it.
+    """
 
     @classmethod
     def from_json(cls, value: Any, path: str = "AcpToolnormMeta") -> AcpToolnormMeta:
@@ -2218,9 +2228,11 @@ class AcpToolnormMeta:
             title=rt.opt(obj, "title", rt.string, path),
             input=rt.opt(obj, "input", rt.anything, path),
             output=rt.opt(obj, "output", rt.anything, path),
-            error=rt.opt(obj, "error", ToolError.from_json, path),
+            error=rt.opt(obj, "error", AcpToolError.from_json, path),
             timing=rt.opt(obj, "timing", ToolTiming.from_json, path),
             metadata=rt.opt(obj, "metadata", ToolMetadata.from_json, path),
+            elided=rt.opt(obj, "elided", rt.list_of(rt.string), path),
+            replaced=rt.opt(obj, "replaced", rt.list_of(rt.anything), path),
         )
 
     def to_json(self) -> Dict[str, Any]:
@@ -2243,6 +2255,45 @@ class AcpToolnormMeta:
             out["timing"] = self.timing.to_json()
         if self.metadata is not UNSET:
             out["metadata"] = self.metadata.to_json()
+        if self.elided is not UNSET:
+            out["elided"] = rt.encode(self.elided)
+        if self.replaced is not UNSET:
+            out["replaced"] = rt.encode(self.replaced)
+        return out
+
+
+@dataclass
+class AcpToolError:
+    """The part's ToolError, its message possibly left out (see `elided`)."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("message", "code", "details")
+    _REQUIRED: ClassVar[tuple] = ()
+    message: Union[str, Unset] = UNSET
+    """As in ToolError; left out when it is the text `content` shows (`elided` then names
+    `error.message`).
+    """
+    code: Union[str, Unset] = UNSET
+    """As in ToolError."""
+    details: Any = UNSET
+    """As in ToolError."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "AcpToolError") -> AcpToolError:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            message=rt.opt(obj, "message", rt.string, path),
+            code=rt.opt(obj, "code", rt.string, path),
+            details=rt.opt(obj, "details", rt.anything, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        if self.message is not UNSET:
+            out["message"] = self.message
+        if self.code is not UNSET:
+            out["code"] = self.code
+        if self.details is not UNSET:
+            out["details"] = self.details
         return out
 
 
@@ -2587,4 +2638,4 @@ def to_json(value: Any) -> Any:
     return rt.encode(value)
 
 
-__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "FileMutationRecord", "FileOperation", "ToolInvocationStatus", "ToolInvocationRecord", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]
+__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "FileMutationRecord", "FileOperation", "ToolInvocationStatus", "ToolInvocationRecord", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolError", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]

@@ -10,9 +10,8 @@ import { LineWriter } from '../writer.js';
 import { progressBar } from '../progress.js';
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
-import { openStoreSink, type StoreSink } from '../store-sink.js';
+import type { StoreSink } from '../store-sink.js';
 import { packageRoot } from '../package-root.js';
-import { DeclarativeCompressor } from '../../compress/index.js';
 import { ENCODED_FORMAT_NAMES, ENCODER_OPTIONS, ENCODER_USAGE, isEncodedFormat, loadEncoder } from '../encoders.js';
 
 const FORMATS: readonly OutputFormat[] = ['parts', 'events', 'acp', 'ui', ...ENCODED_FORMAT_NAMES];
@@ -52,6 +51,8 @@ Options:
                       the compressed text; the original stays in the events (--to events, --store)
   --ui-states legacy|canonical   UI state names (default legacy)
 ${ENCODER_USAGE}
+  --acp-terminal      --to acp for a client that announced _meta.terminal_output: commands show
+                      as display-only terminals, output in _meta.terminal_output (sent once)
   --store URL         also append the events to a store: sqlite:PATH or postgres://…
   --quiet             do not print diagnostics (they are still counted)
 
@@ -109,6 +110,7 @@ export const normalizeCommand: Command = {
         clock: { type: 'string', default: 'none' },
         output: { type: 'string', default: 'full' },
         'ui-states': { type: 'string', default: 'legacy' },
+        'acp-terminal': { type: 'boolean', default: false },
         store: { type: 'string' },
         quiet: { type: 'boolean', default: false },
         'max-line-bytes': { type: 'string' },
@@ -146,12 +148,15 @@ export const normalizeCommand: Command = {
     let store: StoreSink | undefined;
     if (v.store) {
       try {
+        // Loaded only when asked for, like the compressor below: a plain run does not pay for them.
+        const { openStoreSink } = await import('../store-sink.js');
         store = await openStoreSink(v.store, io.cwd);
       } catch (e) {
         io.stderr.write(`toolnorm normalize: cannot open ${(e as Error).message}\n`);
         return 1;
       }
     }
+    const compressor = v.output === 'compressed' ? new (await import('../../compress/index.js')).DeclarativeCompressor() : undefined;
     let neighboursRead = false;
     const opencodeNeighbours = async (): Promise<{ cwd?: string; mcpServers?: string[] }> => {
       if (v['mcp-server'] && v.cwd) return {};
@@ -171,7 +176,8 @@ export const normalizeCommand: Command = {
       ...(v.clock === 'wall' ? { clock: Date.now } : v.clock === 'zero' ? { clock: () => 0 } : {}),
       output: v.output as 'full' | 'compressed',
       uiStates: v['ui-states'] as 'legacy' | 'canonical',
-      ...(v.output === 'compressed' ? { compressor: new DeclarativeCompressor() } : {}),
+      acpTerminal: v['acp-terminal'],
+      ...(compressor ? { compressor } : {}),
       ...(encoder ? { encoder } : {}),
     }, {
       output: (r) => out.json(r),

@@ -1,0 +1,214 @@
+// `npm run bench -- peer [--mb N] [--rounds N] [--terminal]`: toolnorm against the most used
+// Claude→ACP converter, @agentclientprotocol/claude-agent-acp (exact-pinned devDependency), on the
+// same generated Claude input as `npm run bench -- claude` (≥N MB, default 100; `--mb 1024` for 1 GB).
+//
+// Each measurement is its own process, and rounds alternate the two sides:
+//   toolnorm  the whole CLI process, `node dist/src/cli/main.js normalize --from claude --to acp FILE`
+//             with stdout to a file: start-up, module loading, reading, converting and writing all
+//             count. A preloaded exit hook (bench/_report-usage.mjs) reports its CPU time and peak RSS.
+//   peer      a child that has already imported the peer (not timed), then reads the same file line
+//             by line, JSON.parses each line, hands it to the peer's own conversion functions the way
+//             its agent loop does (acp-agent.js, `prompt`), and JSON.stringifies every notification it
+//             returns (what its connection would send). Timed from the first read to the last write.
+// How the peer is driven, from its agent loop:
+//   - per session id (one state per session, as the agent keeps it per ACP session): toolUseCache {},
+//     emittedToolCalls Set, toolCallFields ToolCallFieldTracker, taskState Map, streamedToolInputs
+//     Map, and cwd from the session's init line;
+//   - `stream_event` lines → streamEventToAcpNotifications(message, …);
+//   - `assistant`/`user` lines → toAcpNotifications(message.message.content, role, …) with
+//     parentToolUseId, toolUseResult (tool_use_result; transcripts call it toolUseResult) and
+//     toolResultMeta, and `registerHooks: false` (offline there is no PostToolUse hook; with hooks on,
+//     every tool would keep a 30 s timer waiting for one). Like the agent, text/thinking blocks of an
+//     assistant message whose text already streamed as deltas are not converted again;
+//   - client capabilities: none by default; `--terminal` announces `_meta.terminal_output`, and
+//     toolnorm then runs with `--acp-terminal`, so both send terminal content.
+// Bytes out count tool frames only (`tool_call` and `tool_call_update`), as the UTF-8 length of the
+// `{sessionId, update}` params, without the JSON-RPC envelope, for both sides.
+// Figures: medians over the rounds with [min–max]; throughput by wall clock and by CPU time
+// (user + system of every thread, which other load on a shared machine moves less).
+import { spawn, fork } from 'node:child_process';
+import { createReadStream, mkdirSync, rmSync, openSync, closeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { claudeInput } from './claude.js';
+import { fmt, median } from './_measure.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT_DIR = join(ROOT, 'bench', '.data', 'peer-out');
+const TOOL_FRAME = /"sessionUpdate":"tool_call(?:_update)?"/;
+const ENVELOPE_HEAD = '{"jsonrpc":"2.0","method":"session/update","params":';
+
+interface Result { side: 'toolnorm' | 'peer'; seconds: number; cpuSeconds: number; maxRssMb: number; toolFrames: number; toolBytes: number; allBytes: number }
+
+type Obj = Record<string, unknown>;
+
+/** Tool frames and their params bytes in an NDJSON file of ACP notifications. */
+async function countToolFrames(file: string): Promise<{ toolFrames: number; toolBytes: number; allBytes: number }> {
+  let toolFrames = 0;
+  let toolBytes = 0;
+  let allBytes = 0;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    if (!line) continue;
+    const bytes = Buffer.byteLength(line);
+    allBytes += bytes;
+    if (!TOOL_FRAME.test(line)) continue;
+    toolFrames++;
+    // The params alone: the envelope's head and its closing brace are not part of a frame.
+    toolBytes += line.startsWith(ENVELOPE_HEAD) ? bytes - ENVELOPE_HEAD.length - 1 : bytes;
+  }
+  return { toolFrames, toolBytes, allBytes };
+}
+
+function runToolnorm(file: string, terminal: boolean, round: number): Promise<Result> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const outFile = join(OUT_DIR, `toolnorm-${round}.acp.jsonl`);
+  const fd = openSync(outFile, 'w');
+  const args = ['--import', join(ROOT, 'bench', '_report-usage.mjs'), join(ROOT, 'dist/src/cli/main.js'), 'normalize', '--from', 'claude', '--to', 'acp', '--quiet', ...(terminal ? ['--acp-terminal'] : []), file];
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', fd, 'inherit', 'pipe'] });
+    let report = '';
+    proc.stdio[3]!.on('data', (d: Buffer) => { report += d.toString(); });
+    proc.once('error', reject);
+    proc.once('close', async (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      closeSync(fd);
+      if (code !== 0) return reject(new Error(`toolnorm exited with ${code}`));
+      const usage = JSON.parse(report) as { cpuSeconds: number; maxRssMb: number };
+      const counts = await countToolFrames(outFile);
+      rmSync(outFile, { force: true });
+      resolve({ side: 'toolnorm', seconds, ...usage, ...counts });
+    });
+  });
+}
+
+function runPeer(file: string, terminal: boolean): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const proc = fork(fileURLToPath(import.meta.url), ['--peer-child', file, terminal ? 'terminal' : 'plain'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    proc.once('message', (m) => resolve(m as Result));
+    proc.once('error', reject);
+    proc.once('exit', (code) => { if (code) reject(new Error(`peer child exited with ${code}`)); });
+  });
+}
+
+interface PeerSession {
+  toolUseCache: Obj;
+  emittedToolCalls: Set<string>;
+  toolCallFields: unknown;
+  taskState: Map<unknown, unknown>;
+  streamedToolInputs: Map<unknown, unknown>;
+  cwd?: string;
+  /** parent_tool_use_id ('' for the top level) whose text streamed since its last assistant message. */
+  streamedText: Set<string>;
+}
+
+async function peerChild(file: string, terminal: boolean): Promise<void> {
+  const peer = await import('@agentclientprotocol/claude-agent-acp');
+  const { ToolCallFieldTracker } = (await import('@agentclientprotocol/claude-agent-acp/dist/tool-calls/field-tracker.js' as string)) as { ToolCallFieldTracker: new () => unknown };
+  const toAcp = peer.toAcpNotifications as unknown as (...a: unknown[]) => { update: { sessionUpdate: string } }[];
+  const fromStream = peer.streamEventToAcpNotifications as unknown as (...a: unknown[]) => { update: { sessionUpdate: string } }[];
+  const clientCapabilities = terminal ? { _meta: { terminal_output: true } } : {};
+  const client = { sessionUpdate: async () => {}, requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
+  const logger = { log: () => {}, error: () => {}, warn: () => {}, info: () => {}, debug: () => {} };
+  const sessions = new Map<string, PeerSession>();
+  const sessionOf = (id: string): PeerSession => {
+    let s = sessions.get(id);
+    if (!s) {
+      s = { toolUseCache: {}, emittedToolCalls: new Set(), toolCallFields: new ToolCallFieldTracker(), taskState: new Map(), streamedToolInputs: new Map(), streamedText: new Set() };
+      sessions.set(id, s);
+    }
+    return s;
+  };
+  let toolFrames = 0;
+  let toolBytes = 0;
+  let allBytes = 0;
+  const send = (notes: { update: { sessionUpdate: string } }[]) => {
+    for (const n of notes) {
+      const text = JSON.stringify(n);
+      const bytes = Buffer.byteLength(text);
+      allBytes += bytes;
+      if (n.update.sessionUpdate === 'tool_call' || n.update.sessionUpdate === 'tool_call_update') { toolFrames++; toolBytes += bytes; }
+    }
+  };
+  const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  for await (const line of createInterface({ input: createReadStream(file, { highWaterMark: 1024 * 1024 }), crlfDelay: Infinity })) {
+    if (!line.trim()) continue;
+    let m: Obj;
+    try { m = JSON.parse(line) as Obj; } catch { continue; }
+    const sessionId = String(m.session_id ?? m.sessionId ?? 'session');
+    const s = sessionOf(sessionId);
+    if (m.type === 'system' && typeof m.cwd === 'string') { s.cwd = m.cwd; continue; }
+    if (typeof m.cwd === 'string' && !s.cwd) s.cwd = m.cwd;
+    const parent = typeof m.parent_tool_use_id === 'string' ? m.parent_tool_use_id : null;
+    if (m.type === 'stream_event') {
+      const ev = m.event as Obj | undefined;
+      const delta = ev?.delta as Obj | undefined;
+      if (ev?.type === 'content_block_delta' && (delta?.type === 'text_delta' || delta?.type === 'thinking_delta')) s.streamedText.add(parent ?? '');
+      send(fromStream(m, sessionId, s.toolUseCache, client, logger, { clientCapabilities, cwd: s.cwd, taskState: s.taskState, emittedToolCalls: s.emittedToolCalls, toolCallFields: s.toolCallFields, streamedToolInputs: s.streamedToolInputs }));
+      continue;
+    }
+    if (m.type !== 'assistant' && m.type !== 'user') continue;
+    const message = m.message as Obj | undefined;
+    if (!message || (typeof message.content !== 'string' && !Array.isArray(message.content))) continue;
+    let content = message.content as unknown[] | string;
+    if (m.type === 'assistant' && Array.isArray(content) && s.streamedText.delete(parent ?? '')) {
+      content = content.filter((b) => (b as Obj).type !== 'text' && (b as Obj).type !== 'thinking');
+    }
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    send(toAcp(content, role, sessionId, s.toolUseCache, client, logger, {
+      registerHooks: false, clientCapabilities, parentToolUseId: parent, cwd: s.cwd, taskState: s.taskState,
+      emittedToolCalls: s.emittedToolCalls, toolCallFields: s.toolCallFields, messageId: typeof message.id === 'string' ? message.id : undefined,
+      toolUseResult: m.type === 'user' ? (m.tool_use_result ?? m.toolUseResult) : undefined,
+      toolResultMeta: m.type === 'user' ? m.tool_result_meta : undefined,
+    }));
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = process.cpuUsage(cpu);
+  const result: Result = { side: 'peer', seconds, cpuSeconds: (used.user + used.system) / 1e6, maxRssMb: process.resourceUsage().maxRSS / 1024, toolFrames, toolBytes, allBytes };
+  process.send!(result);
+}
+
+const range = (xs: number[], d = 2) => `${fmt(median(xs), d)} [${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)}]`;
+
+export async function run(args: string[]): Promise<void> {
+  const mbArg = args.indexOf('--mb');
+  const mb = mbArg >= 0 ? Number(args[mbArg + 1]) : 100;
+  const roundsArg = args.indexOf('--rounds');
+  const rounds = roundsArg >= 0 ? Math.max(1, Number(args[roundsArg + 1])) : 5;
+  const terminal = args.includes('--terminal');
+  const { file, bytes } = await claudeInput(mb);
+  const inMb = bytes / 1e6;
+  console.log(`input: ${fmt(inMb)} MB of Claude Code sessions → ${file.slice(file.indexOf('bench/'))}; client ${terminal ? 'announces _meta.terminal_output (toolnorm --acp-terminal)' : 'announces no terminal support'}`);
+  const tn: Result[] = [];
+  const pr: Result[] = [];
+  for (let r = 0; r < rounds; r++) {
+    // Alternate which side goes first, so neither always runs after the other's page-cache warm-up.
+    const pair = r % 2 === 0 ? [() => runToolnorm(file, terminal, r), () => runPeer(file, terminal)] : [() => runPeer(file, terminal), () => runToolnorm(file, terminal, r)];
+    for (const f of pair) {
+      const res = await f();
+      (res.side === 'toolnorm' ? tn : pr).push(res);
+    }
+    const t = tn[tn.length - 1]!;
+    const p = pr[pr.length - 1]!;
+    console.log(`round ${r + 1}: toolnorm ${fmt(t.seconds, 2)} s (${fmt(t.cpuSeconds, 2)} s CPU), peer ${fmt(p.seconds, 2)} s (${fmt(p.cpuSeconds, 2)} s CPU): ${fmt(p.seconds / t.seconds, 2)}× wall, ${fmt(p.cpuSeconds / t.cpuSeconds, 2)}× CPU`);
+  }
+  const wall = tn.map((t, i) => pr[i]!.seconds / t.seconds);
+  const cpu = tn.map((t, i) => pr[i]!.cpuSeconds / t.cpuSeconds);
+  const t0 = tn[0]!;
+  const p0 = pr[0]!;
+  console.log(`\nthroughput, MB/s (median [min–max] of ${rounds} rounds):`);
+  console.log(`  toolnorm CLI process  ${range(tn.map((t) => inMb / t.seconds), 1)} wall, ${range(tn.map((t) => inMb / t.cpuSeconds), 1)} by CPU time`);
+  console.log(`  peer, in process      ${range(pr.map((p) => inMb / p.seconds), 1)} wall, ${range(pr.map((p) => inMb / p.cpuSeconds), 1)} by CPU time`);
+  console.log(`  ratio toolnorm/peer   ${range(wall)}× wall, ${range(cpu)}× CPU time (target ≥ 1.2×)`);
+  console.log(`tool frames out (params bytes, no JSON-RPC envelope; identical every round):`);
+  console.log(`  toolnorm  ${t0.toolFrames.toLocaleString('en-US')} frames, ${fmt(t0.toolBytes / 1e6)} MB = ${fmt(t0.toolBytes / bytes, 3)} B per input byte (all frames ${fmt(t0.allBytes / 1e6)} MB)`);
+  console.log(`  peer      ${p0.toolFrames.toLocaleString('en-US')} frames, ${fmt(p0.toolBytes / 1e6)} MB = ${fmt(p0.toolBytes / bytes, 3)} B per input byte (all notifications ${fmt(p0.allBytes / 1e6)} MB)`);
+  console.log(`  ratio     ${fmt(t0.toolBytes / p0.toolBytes, 3)}× the peer's tool-frame bytes (target ≤ 1×)`);
+  console.log(`peak RSS, MB: toolnorm ${range(tn.map((t) => t.maxRssMb), 0)}, peer ${range(pr.map((p) => p.maxRssMb), 0)}`);
+}
+
+if (process.argv[2] === '--peer-child') {
+  await peerChild(process.argv[3]!, process.argv[4] === 'terminal');
+}

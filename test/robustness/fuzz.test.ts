@@ -33,7 +33,9 @@ describe('fuzz families as properties', () => {
   for (const provider of FUZZ_PROVIDERS) {
     const corpus = corpusLines(provider, REPO_ROOT);
     it(`${provider}: ${RUNS} mutated cases keep every invariant`, () => {
-      expect(corpus.length).toBeGreaterThan(50);
+      // Seed lines: the repo's fixtures, plus ../shared/corpus when it is there (a clone without it
+      // has 50 OpenCode fixture lines, so the floor is what the fixtures alone guarantee).
+      expect(corpus.length).toBeGreaterThanOrEqual(30);
       const seen = new Set<string>();
       fc.assert(
         fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(...FAMILIES), fc.constantFrom<FuzzOutput>('parts', 'acp'), (seed, family, to) => {

@@ -90,7 +90,7 @@ export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends
   compressor?: ToolOutputCompressor;
   /** Wrap ACP params in a JSON-RPC `session/update` notification (default true). */
   jsonRpc?: boolean;
-  /** The encoder of an encoded format (required for those, unused otherwise). */
+  /** The encoder of an encoded format (required for those; with `events`, an observer of part changes; unused otherwise). */
   encoder?: StreamEncoderFactory;
 }
 
@@ -170,7 +170,9 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     this.reducer = createReducer(options);
     this.retireAfter = options.retireAfterEvents ?? 64;
     if (ENCODED_FORMATS.has(options.to) && !options.encoder) throw new Error(`--to ${options.to} needs its encoder (options.encoder)`);
-    this.encoder = ENCODED_FORMATS.has(options.to) ? options.encoder!({ output: (r) => this.sinks.output(r as OutputRecord), diagnostic: (d) => this.onDiagnostic(d) }) : undefined;
+    // An encoder also rides along with `events` output: the live normalizer (live.ts) observes
+    // every part change through it and discards the events.
+    this.encoder = options.encoder && (ENCODED_FORMATS.has(options.to) || options.to === 'events') ? options.encoder({ output: (r) => this.sinks.output(r as OutputRecord), diagnostic: (d) => this.onDiagnostic(d) }) : undefined;
     this.adapter = this.adapterFor(definition);
   }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeStream, LiveNormalizer, type LiveUpdate } from '../../src/pipeline/live.js';
 import { normalizeClaudeMessages, claudeNormalizer } from '../../src/sdk/claude.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
+import { MAX_HELD_PARTS } from '../../src/pipeline/normalize.js';
 
 const demo = readFileSync(join(REPO_ROOT, 'fixtures', 'demo', 'claude-streamjson-all-tools.jsonl'), 'utf8');
 const messages = demo.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
@@ -59,11 +60,30 @@ describe('normalizeStream', () => {
     expect(late).toEqual([expect.objectContaining({ type: 'diagnostic', diagnostic: expect.objectContaining({ code: 'late_event', partId: 'a' }) })]);
   });
 
+  it('a long-lived stream of calls that never finish stays under the pipeline\'s cap, each eviction reported', () => {
+    const live = new LiveNormalizer({ from: 'events' });
+    const source = { provider: 'executor' as const };
+    const extra = 100;
+    const evicted: string[] = [];
+    for (let i = 0; i < MAX_HELD_PARTS + extra; i++) {
+      for (const u of live.push({ type: 'tool.started', sessionId: 's', partId: `p${i}`, at: 1, source, name: 'Bash', kind: 'bash', title: 'Running ls', input: {} })) {
+        if (u.type === 'diagnostic' && u.diagnostic.code === 'evicted_part') evicted.push(u.diagnostic.partId!);
+      }
+    }
+    expect(live.liveParts()).toBeLessThanOrEqual(MAX_HELD_PARTS);
+    expect(evicted.length).toBeGreaterThanOrEqual(extra);
+    expect(evicted[0]).toBe('p0');
+  });
+
   it('bad input is a diagnostic, never a throw', () => {
     const live = new LiveNormalizer({ from: 'claude' });
-    const out = [...live.push(42), ...live.push({ nope: true }), ...live.push('not json'), ...live.end()];
-    expect(out.length).toBe(3);
+    const perInput = [live.push(42), live.push({ nope: true }), live.push('not json')];
+    // One diagnostic per bad input, and at the end the account of the stream: nothing was Claude input.
+    expect(perInput.map((u) => u.length)).toEqual([1, 1, 1]);
+    const out = [...perInput.flat(), ...live.end()];
+    expect(out.length).toBe(4);
     expect(out.every((u) => u.type === 'diagnostic')).toBe(true);
+    expect(out.at(-1)).toEqual({ type: 'diagnostic', diagnostic: expect.objectContaining({ code: 'unrecognized_input' }) });
     expect(() => new LiveNormalizer({ from: 'nope' as never })).toThrow(/unknown input format "nope"/);
   });
 });

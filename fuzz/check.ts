@@ -1,6 +1,7 @@
 // What every run must keep, however its input is broken (issue 16): no crash, no stack trace,
 // every output line valid, and the summary's counts reconciled with what was read and printed.
 // Used by `npm run fuzz` on the CLI's streams and by the fuzz property suite on the pipeline's sinks.
+import type { Summary as PipelineSummary } from '../src/pipeline/normalize.js';
 import { issuesOfAcpSessionUpdateParams, issuesOfDiagnostic, issuesOfNormalizedToolPart } from '../src/contract/index.js';
 
 export type FuzzOutput = 'parts' | 'acp';
@@ -8,14 +9,8 @@ export type FuzzOutput = 'parts' | 'acp';
 /** Diagnostic codes that mean toolnorm itself broke, never the input. */
 export const BUG_CODES = new Set(['adapter_error', 'invalid_event', 'invalid_frame']);
 
-export interface Summary {
-  inputLines: number;
-  parts: number;
-  byKind: Record<string, number>;
-  byState: Record<string, number>;
-  diagnostics: number;
-  invalidEvents: number;
-}
+/** The fields of the CLI's `--summary` line the checks read. */
+export type Summary = Pick<PipelineSummary, 'inputLines' | 'parts' | 'byKind' | 'byState' | 'diagnostics' | 'invalidEvents'>;
 
 /** Collects the problems of one run, line by line, so big outputs are never held whole. */
 export class RunChecker {

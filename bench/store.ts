@@ -28,13 +28,24 @@ const TARGETS = { 'sqlite append': 300_000, 'sqlite replay to parts': 500_000 } 
 /** Events per second of each measure, one entry per round. */
 type Samples = Map<string, number[]>;
 
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** CPU milliseconds this process spent in the last timed section (not the database server's). */
+let lastCpuMs = 0;
+
 const rate = (events: number, ms: number) => events / (ms / 1000);
 const fmt = (n: number) => `${Math.round(n).toLocaleString('en-US')}/s`;
 
 async function time(fn: () => unknown): Promise<number> {
+  const c0 = cpuMs();
   const t0 = performance.now();
   await fn();
-  return performance.now() - t0;
+  const ms = performance.now() - t0;
+  lastCpuMs = cpuMs() - c0;
+  return ms;
 }
 
 interface Input {
@@ -80,19 +91,24 @@ function rawSqliteInsert(path: string, input: Input, batch: number): number {
         insert.run(1, i + 1, r.type, r.partId, r.at, r.body);
       }
     });
+    const c0 = cpuMs();
     const t0 = performance.now();
     for (let i = 0; i < input.events; i += batch) tx.immediate(i, Math.min(input.events, i + batch));
-    return performance.now() - t0;
+    const ms = performance.now() - t0;
+    lastCpuMs = cpuMs() - c0;
+    return ms;
   } finally {
     db.close();
   }
 }
 
 function parseAll(input: Input): number {
+  const c0 = cpuMs();
   const t0 = performance.now();
   let n = 0;
   for (const b of input.bodies) if ((JSON.parse(b) as ToolEvent).type) n++;
   const ms = performance.now() - t0;
+  lastCpuMs = cpuMs() - c0;
   if (n !== input.events) throw new Error('parse baseline lost events');
   return ms;
 }
@@ -161,11 +177,16 @@ export async function run(args: string[]): Promise<void> {
   };
 
   const samples: Samples = new Map();
+  const cpuSamples: Samples = new Map();
   const dir = mkdtempSync(join(tmpdir(), 'toolnorm-bench-'));
   try {
     // Round 0 is a warm-up (JIT, page cache), not counted.
     for (let r = 0; r <= rounds; r++) {
-      const keep = (name: string, ms: number) => { if (r > 0) push(samples, name, rate(events, ms)); };
+      const keep = (name: string, ms: number) => {
+        if (r === 0) return;
+        push(samples, name, rate(events, ms));
+        push(cpuSamples, name, rate(events, lastCpuMs));
+      };
       keep('JSON.parse of the event lines', parseAll(input));
       keep('raw better-sqlite3 insert', rawSqliteInsert(join(dir, `raw-${r}.db`), input, batch));
       rmSync(join(dir, `raw-${r}.db`), { force: true });
@@ -209,16 +230,18 @@ export async function run(args: string[]): Promise<void> {
   }
 
   const baselineOf = (name: string) => (/append/.test(name) ? 'raw better-sqlite3 insert' : /read|replay/.test(name) ? 'JSON.parse of the event lines' : undefined);
-  const header = ['measure', 'median', 'range', 'ratio to same-round baseline (median, range)'];
+  // Per CPU-second of this process: less sensitive to other processes than wall time, and for
+  // PostgreSQL only the client's share (the server's CPU is not counted).
+  const header = ['measure', 'median', 'range', 'ratio to same-round baseline (median, range)', 'per CPU-second (median)'];
   const lines = [...samples].map(([name, xs]) => {
     const base = baselineOf(name);
     const rs = base ? ratios(samples, name, base) : [];
     const ratio = base ? `${median(rs).toFixed(2)}× ${base} (${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})` : 'baseline';
-    return [name, fmt(median(xs)), range(xs), ratio];
+    return [name, fmt(median(xs)), range(xs), ratio, `${fmt(median(cpuSamples.get(name)!))}${/postgres/.test(name) ? ' (client only)' : ''}`];
   });
   const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
   console.log('');
-  for (const l of [header, ...lines]) console.log(l.map((cell, c) => (c === 1 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd());
+  for (const l of [header, ...lines]) console.log(l.map((cell, c) => (c === 1 || c === 4 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd());
   if (pgNote) console.log(`\n${pgNote}`);
   console.log('');
   for (const [name, goal] of Object.entries(TARGETS)) {

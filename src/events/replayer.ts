@@ -1,6 +1,7 @@
 // EventReplayer<S>: rebuilds any state S from a stored stream, starting from the newest usable
 // snapshot, and can take snapshots as it goes. Generic so other projections can reuse it.
 import type { ToolEvent } from '../contract/index.js';
+import { eachStored } from '../store/batches.js';
 import type { EventStore } from '../store/types.js';
 
 export interface StateCodec<S> {
@@ -14,6 +15,12 @@ export interface ReplayerSpec<S> {
   codec: StateCodec<S>;
   /** Save a snapshot every N replayed events (0 = never). */
   snapshotEvery?: number;
+  /**
+   * A cheaper form of S for a replay that holds its state alone until it returns (from the start
+   * or from a snapshot, never from a caller's state): `adopt` turns a start state into it, and
+   * `release` turns the result back into the shareable form replay() returns.
+   */
+  scratch?: { adopt(state: S): S; release(state: S): S };
 }
 
 export interface ReplayOptions {
@@ -25,6 +32,11 @@ export interface ReplayOptions {
   state?: unknown;
   /** Ignore snapshots. */
   noSnapshot?: boolean;
+  /**
+   * @internal Return the scratch form of the state (see ReplayerSpec.scratch) without releasing it:
+   * for a caller that only reads the result and drops it.
+   */
+  keepScratch?: boolean;
 }
 
 export class EventReplayer<S> {
@@ -35,14 +47,15 @@ export class EventReplayer<S> {
     let seq = fromSeq - 1;
     let sinceSnapshot = 0;
     const every = this.spec.snapshotEvery ?? 0;
-    for await (const e of this.store.read(sessionId, { fromSeq, toSeq })) {
-      state = this.spec.reduce(state, e);
+    const reduce = this.spec.reduce;
+    await eachStored(this.store.read(sessionId, { fromSeq, toSeq }), (e) => {
+      state = reduce(state, e);
       seq = e.seq;
       if (every > 0 && ++sinceSnapshot >= every) {
-        await this.store.saveSnapshot({ sessionId, seq, data: this.spec.codec.encode(state) });
         sinceSnapshot = 0;
+        return this.store.saveSnapshot({ sessionId, seq, data: this.spec.codec.encode(state) });
       }
-    }
+    });
     return { state, seq };
   }
 
@@ -54,6 +67,9 @@ export class EventReplayer<S> {
     }
     const snap = options.noSnapshot ? undefined : await this.store.loadSnapshot(sessionId, options.toSeq);
     const start = snap ? this.spec.codec.decode(snap.data) : this.spec.initial();
-    return this.replayFrom(sessionId, start, (snap?.seq ?? 0) + 1, options.toSeq);
+    const scratch = this.spec.scratch;
+    if (!scratch) return this.replayFrom(sessionId, start, (snap?.seq ?? 0) + 1, options.toSeq);
+    const done = await this.replayFrom(sessionId, scratch.adopt(start), (snap?.seq ?? 0) + 1, options.toSeq);
+    return options.keepScratch ? done : { state: scratch.release(done.state), seq: done.seq };
   }
 }

@@ -132,3 +132,11 @@ export const TERMINAL: ReadonlySet<ToolState> = new Set(['complete', 'error']);
 export function emptySessionState(owned = false): ToolSessionState {
   return { parts: owned ? new OwnedMap<PartRecord>() : PersistentMap.empty<PartRecord>(), nextIndex: 0, diagnostics: null, diagnosticCount: 0, lastSeq: 0, eventCount: 0 };
 }
+
+/** The same state with its parts in a map of the other kind (owned: changed in place; persistent: shared). */
+export function withPartMap(s: ToolSessionState, owned: boolean): ToolSessionState {
+  if ((s.parts instanceof OwnedMap) === owned) return s;
+  let parts: PartMap<PartRecord> = owned ? new OwnedMap<PartRecord>() : PersistentMap.empty<PartRecord>();
+  for (const [id, p] of s.parts.entries()) parts = parts.set(id, p);
+  return withState(s, { parts });
+}

@@ -137,7 +137,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   read(sessionId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {
-    return batchedEvents(async () => {
+    return batchedEvents<[number, string]>(async () => {
       this.open();
       const head = await this.head(sessionId);
       let a = Math.max(1, options.fromSeq ?? 1);
@@ -157,16 +157,15 @@ export class PostgresEventStore implements EventStore {
         const res = await next!;
         next = b + 1 <= to ? fetch(b + 1) : undefined;
         const rows = res.rows as [number, string][];
-        const out: StoredEvent[] = new Array(b - a + 1);
         for (let k = 0; k <= b - a; k++) {
           const row = rows[k];
           if (!row || row[0] !== a + k) throw new StoreCorruptionError(sessionId, a + k, this.where);
-          out[k] = storedEvent(row[1], row[0]);
         }
+        const page = { rows, firstSeq: a };
         a = b + 1;
-        return out;
+        return page;
       };
-    });
+    }, (row, seq) => storedEvent(row[1], seq, sessionId, this.where));
   }
 
   async head(sessionId: string): Promise<number> {

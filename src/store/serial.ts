@@ -23,8 +23,24 @@ export function eventRow(e: ToolEvent): EventRow {
   return { type: e.type, partId: e.partId, at: e.at ?? null, body };
 }
 
-export function storedEvent(body: string, seq: number): StoredEvent {
-  const e = JSON.parse(body) as StoredEvent;
+/**
+ * The event a stored row holds. Rows are not validated against the schema again: every event was
+ * validated by append before it was written, and a store opens only when its schema_version table
+ * says toolnorm made it, so a full validation here would re-check what toolnorm itself wrote, at
+ * the cost of half a replay. What can still be wrong is a row changed outside toolnorm or damaged:
+ * text that is not JSON or not an event of this session is reported as corruption at its seq,
+ * never handed to a reducer.
+ */
+export function storedEvent(body: string, seq: number, sessionId: string, where: string): StoredEvent {
+  let e: StoredEvent;
+  try {
+    e = JSON.parse(body) as StoredEvent;
+  } catch (err) {
+    throw new StoreCorruptionError(sessionId, seq, where, `its stored text is not JSON (${(err as Error).message})`);
+  }
+  if (typeof e !== 'object' || e === null || typeof e.type !== 'string' || typeof e.partId !== 'string' || e.sessionId !== sessionId || typeof e.source !== 'object' || e.source === null) {
+    throw new StoreCorruptionError(sessionId, seq, where, `its stored text is not a toolnorm event of this session (${body.slice(0, 80)})`);
+  }
   e.seq = seq;
   return e;
 }
@@ -41,11 +57,21 @@ export function batchTimes(rows: readonly EventRow[]): { firstAt: number | null;
   return { firstAt, lastAt };
 }
 
-/** A read found fewer rows than the stream head promises: never hand back a stream with a hole. */
+/**
+ * A read found a row missing (fewer rows than the stream head promises) or unreadable: never hand
+ * back a stream with a hole or a made-up event.
+ */
 export class StoreCorruptionError extends Error {
-  constructor(readonly sessionId: string, readonly missingSeq: number, where: string) {
-    super(`session ${sessionId} in ${where} is missing event seq ${missingSeq} although its head is past it; the store was modified outside toolnorm or is damaged`);
+  constructor(readonly sessionId: string, readonly seq: number, where: string, problem?: string) {
+    super(problem
+      ? `session ${sessionId} in ${where} has a damaged event at seq ${seq}: ${problem}; the store was modified outside toolnorm or is damaged`
+      : `session ${sessionId} in ${where} is missing event seq ${seq} although its head is past it; the store was modified outside toolnorm or is damaged`);
     this.name = 'StoreCorruptionError';
+  }
+
+  /** The seq that is missing or damaged (the name from when only missing rows were detected). */
+  get missingSeq(): number {
+    return this.seq;
   }
 }
 

@@ -185,7 +185,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   read(sessionId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {
-    return batchedEvents(() => {
+    return batchedEvents<string>(() => {
       this.open();
       const stream = this.q.stream.get(sessionId) as StreamRow | undefined;
       // The head at the start bounds the read, as in the memory store: events appended meanwhile
@@ -201,12 +201,11 @@ export class SqliteEventStore implements EventStore {
         const bodies = this.q.range.all(stream!.id, a, b) as string[];
         // (stream, seq) is unique, so b - a + 1 rows in [a, b] means every seq is there, in order.
         if (bodies.length !== b - a + 1) throw new StoreCorruptionError(sessionId, this.firstMissing(stream!.id, a, b), this.path);
-        const out: StoredEvent[] = new Array(bodies.length);
-        for (let k = 0; k < bodies.length; k++) out[k] = storedEvent(bodies[k]!, a + k);
+        const page = { rows: bodies, firstSeq: a };
         a = b + 1;
-        return out;
+        return page;
       };
-    });
+    }, (body, seq) => storedEvent(body, seq, sessionId, this.path));
   }
 
   private firstMissing(stream: number, a: number, b: number): number {

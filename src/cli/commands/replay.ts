@@ -101,7 +101,8 @@ export const replayCommand: Command = {
         await printEvents(store, sessionId, out, { fromSeq, toSeq, follow: v.follow });
       } else {
         const repo = new ToolRepository(store);
-        const state = await repo.replayer.replay(sessionId, { toSeq });
+        // Only read here, then dropped: the replay's in-place state needs no persistent copy.
+        const state = await repo.replayer.replay(sessionId, { toSeq, keepScratch: true });
         const parts = projectParts(state.state, { output: v.output as 'full' | 'compressed' });
         if (to === 'parts') for (const p of parts) out.json(p);
         else if (encoder) encodeFinalParts(encoder, [[sessionId, parts]], { output: (r) => out.json(r), diagnostic: (d) => { if (!v.quiet) err.json(d); } });

@@ -39,9 +39,11 @@ export class LineWriter {
     if (this.used + most > this.buf.length) {
       this.retire();
       if (most > this.buf.length) {
-        const big = Buffer.from(`${line}\n`, 'utf8');
+        // Encoded alone; its newline starts the fresh buffer, which is written after it.
+        const big = Buffer.from(line, 'utf8');
         this.full.push(big);
         this.fullBytes += big.length;
+        this.buf[this.used++] = NL;
         return;
       }
     }

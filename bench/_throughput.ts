@@ -171,11 +171,13 @@ export async function measureThroughput(o: { adapter: AdapterId; framing?: Frami
   const coldCpu = results.map((x) => x.ratio);
   const warmCpu = results.map((x) => x.warmRatio);
   const warm = [...results].sort((a, b) => a.warmRatio - b.warmRatio)[Math.floor(results.length / 2)]!;
-  if (coldOnly) console.log('warm pass: skipped (--cold); the warm figures below are not measured');
+  if (coldOnly) console.log('warm pass: skipped (--cold)');
   else console.log(`warm pass (a second full pass in the same process, JIT compiled): JSON.parse ${(size(warm.base) / warm.base.warmSeconds).toFixed(1)} MB/s wall, ${(size(warm.base) / warm.base.warmCpuSeconds).toFixed(1)} MB/s of CPU time; pipeline ${(size(warm.pipe) / warm.pipe.warmSeconds).toFixed(1)} MB/s wall, ${(size(warm.pipe) / warm.pipe.warmCpuSeconds).toFixed(1)} MB/s of CPU time`);
   console.log(`ratio pipeline / JSON.parse, median of ${rounds} round(s) (target ≥ ${TARGET_RATIO.toFixed(2)}× the JSON.parse throughput):`);
-  console.log(`  throughput (MB/s, wall clock): cold ${verdict(mid(coldWall))}, warm ${verdict(mid(warmWall))}   rounds cold: ${list(coldWall)}; warm: ${list(warmWall)}`);
-  console.log(`  CPU time (all threads):        cold ${verdict(mid(coldCpu))}, warm ${verdict(mid(warmCpu))}   rounds cold: ${list(coldCpu)}; warm: ${list(warmCpu)}`);
+  const warmOf = (xs: number[]) => (coldOnly ? '' : `, warm ${verdict(mid(xs))}`);
+  const warmRounds = (xs: number[]) => (coldOnly ? '' : `; warm: ${list(xs)}`);
+  console.log(`  throughput (MB/s, wall clock): cold ${verdict(mid(coldWall))}${warmOf(warmWall)}   rounds cold: ${list(coldWall)}${warmRounds(warmWall)}`);
+  console.log(`  CPU time (all threads):        cold ${verdict(mid(coldCpu))}${warmOf(warmCpu)}   rounds cold: ${list(coldCpu)}${warmRounds(warmCpu)}`);
   console.log(`pipeline peak RSS:             ${peak.toFixed(0)} MB, highest of ${rounds} runs, both passes (target < ${TARGET_RSS_MB} MB: ${peak < TARGET_RSS_MB ? 'meets' : 'above'})`);
   return median;
 }

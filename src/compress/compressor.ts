@@ -168,7 +168,7 @@ export class DeclarativeCompressor implements ToolOutputCompressor {
 
   /**
    * A part output, compressed in its own shape: a string stays a string; a `{text, …}` output
-   * (src/adapters/shared/output.ts) gets its `text` compressed and keeps every other field; any
+   * (src/present/output.ts) gets its `text` compressed and keeps every other field; any
    * other JSON value is summarised when the spec has `json_summary` (as a value if the summary
    * alone fits, else as cut text). Undefined when the output fits or cannot be compressed.
    */

@@ -4,7 +4,7 @@ import { validateAcpSessionUpdateParams, issuesOfAcpSessionUpdateParams, type No
 import { AcpEncoder, encodeParts } from '../../src/acp/encoder.js';
 import { decodeFrames } from '../../src/acp/decode.js';
 import { collect } from '../../src/pipeline/collect.js';
-import { acpAdapter } from '../../src/acp/adapter.js';
+import { acpAdapter } from '../../src/adapters/acp/index.js';
 import { reduce } from '../../src/events/reducer.js';
 import { emptySessionState } from '../../src/events/state.js';
 import { officialAcpErrors } from '../helpers/acp-schema.js';

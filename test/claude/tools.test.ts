@@ -1,7 +1,7 @@
 // The declarative tool table: kinds for every documented tool, aliases, titles, MCP names.
 import { describe, expect, it } from 'vitest';
 import { identify, KNOWN_TOOL_NAMES, TOOL_TABLE } from '../../src/adapters/claude/tools.js';
-import { splitMcpName } from '../../src/adapters/claude/mcp-names.js';
+import { splitMcpName } from '../../src/adapters/shared/mcp-names.js';
 import { relPath } from '../../src/adapters/claude/paths.js';
 
 // Every tool name in notes/claude.md (§9 inputs, §10 results, §7 legacy polling, §6 Task/Agent),

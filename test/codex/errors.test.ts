@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { OUTPUT_ERRORS, outputError } from '../../src/adapters/codex/errors.js';
-import { readCallOutput } from '../../src/adapters/codex/call-output.js';
+import { readCallOutput } from '../../src/adapters/codex/output.js';
 import { collect } from '../../src/pipeline/collect.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
 import { scanCodex } from './scan.js';

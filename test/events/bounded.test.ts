@@ -1,6 +1,6 @@
 // The adapter's correlation state forgets only old entries, so memory stays bounded.
 import { describe, expect, it } from 'vitest';
-import { BoundedMap, BoundedSet } from '../../src/events/bounded.js';
+import { BoundedMap, BoundedSet } from '../../src/collections/bounded.js';
 
 describe('BoundedMap / BoundedSet', () => {
   it('keeps at least the last `limit` entries and forgets older ones', () => {

@@ -2,7 +2,7 @@
 // sequence of sets and deletes, and every older version unchanged (structural sharing).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OwnedMap, PersistentMap } from '../../src/events/persistent-map.js';
+import { OwnedMap, PersistentMap } from '../../src/collections/persistent-map.js';
 import { reduceAll } from '../../src/events/reducer.js';
 import { projectParts } from '../../src/events/projector.js';
 import { emptySessionState, listToArray } from '../../src/events/state.js';

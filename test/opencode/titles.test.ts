@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOOL_TABLE, patchFiles } from '../../src/adapters/opencode/tool-table.js';
+import { TOOL_TABLE, patchFiles } from '../../src/adapters/opencode/tools.js';
 import { ToolNames } from '../../src/adapters/opencode/tool-names.js';
 import { registerMcpTitle } from '../../src/adapters/shared/mcp.js';
 import { completed, CWD, normalize, onlyPart, partUpdated, pending, running, sessionCreated, SES, sse, toolPart } from './helpers.js';

@@ -4,9 +4,9 @@
 import type { ToolError, ToolKind, ToolMetadata, TruncationNote } from '../../contract/index.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
-import { BoundedMap, BoundedSet } from '../../events/bounded.js';
+import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
 import { classifyFailure } from './errors.js';
-import type { McpName } from './mcp-names.js';
+import type { McpName } from '../shared/mcp-names.js';
 import { buildOutput, resultText } from './output.js';
 import { SubagentLinks } from './subagents.js';
 import { taskFields } from './tasks.js';

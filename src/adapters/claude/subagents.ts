@@ -5,7 +5,7 @@
 //   `toolUseResult.agentId`, `task_started.task_id`, an `agent_progress` line or `agent-<id>.meta.json`;
 // - transcripts 1.0.x: inline `isSidechain` lines with no id at all; the sidechain's root text is
 //   the Task's `prompt`, and every later line chains to it by `parentUuid`.
-import { BoundedMap } from '../../events/bounded.js';
+import { BoundedMap } from '../../collections/bounded.js';
 
 /** Calls of one unlinked agent kept for a late link; more are counted, not kept. */
 const MAX_WAITING = 10_000;

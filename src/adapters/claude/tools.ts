@@ -5,8 +5,8 @@
 import type { ToolKind } from '../../contract/index.js';
 import { kindFromName } from '../shared/kinds.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
-import { capitalize, commandTitle, domainOf, str, usableTitle, words } from '../shared/titles.js';
-import { isMcpName, splitMcpName, type McpName } from './mcp-names.js';
+import { capitalize, commandTitle, domainOf, str, usableTitle, words } from '../../present/titles.js';
+import { isMcpName, splitMcpName, type McpName } from '../shared/mcp-names.js';
 import { relPath } from './paths.js';
 
 export type Input = Record<string, unknown>;

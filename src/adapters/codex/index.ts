@@ -4,12 +4,12 @@
 import { basename, extname } from 'node:path';
 import type { AdapterDefinition } from '../types.js';
 import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
-import { AppServerForm } from './app-server.js';
-import { ExecForm } from './exec.js';
+import { AppServerForm } from './forms/app-server.js';
+import { ExecForm } from './forms/exec.js';
 import { obj } from './fields.js';
-import { carriesNoToolData, formOf, sniffLines } from './forms.js';
+import { carriesNoToolData, formOf, sniffLines } from './sniff.js';
 import { CodexContext } from './observe.js';
-import { RolloutForm } from './rollout.js';
+import { RolloutForm } from './forms/rollout.js';
 
 /** A stable session id for input that names none: derived from the file name, never random. */
 export function fallbackSessionId(file: string | undefined): string {

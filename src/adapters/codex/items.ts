@@ -4,11 +4,11 @@
 // (status → error, durationMs → elapsedMs, exit code → metadata.exitCode).
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
-import type { ToolOutput } from '../shared/output.js';
-import { displayPath, words } from '../shared/titles.js';
-import { AGENT_FAILED, SPAWNING_TOOLS, activityTitle, agentStates, agentToolTitle, receiversOf } from './agents.js';
-import { readCallOutput } from './call-output.js';
-import { callArgs, callOutcome, callRef, callView, exitMessage } from './calls.js';
+import type { ToolOutput } from '../../present/output.js';
+import { displayPath, words } from '../../present/titles.js';
+import { AGENT_FAILED, SPAWNING_TOOLS, activityTitle, agentStates, agentToolTitle, receiversOf } from './subagents.js';
+import { readCallOutput } from './output.js';
+import { callArgs, callOutcome, callRef, callView, exitMessage } from './tools.js';
 import { changeToolKind, changesInput, changesOf, changesText, changesTitle, type FileChange } from './changes.js';
 import { commandActions, commandItemTitle, lineTitle } from './commands.js';
 import { blocksToOutput, mcpResult, type Converted } from './content.js';

@@ -6,10 +6,10 @@
 // item.completed (it maps raw ids to `item_N`), like every other exec item. `JSON.parse` keeps the
 // last key, the provider's `ws_…` id; we recover the first from the raw line and keep the other in
 // `metadata.providerItemId`.
-import type { InputPosition } from '../types.js';
-import { nonEmpty, obj, text, type Obj } from './fields.js';
-import { interruptGroup, observeItem, type CodexContext, type Phase } from './observe.js';
-import { ownKeysOnly } from '../shared/table.js';
+import type { InputPosition } from '../../types.js';
+import { nonEmpty, obj, text, type Obj } from '../fields.js';
+import { interruptGroup, observeItem, type CodexContext, type Phase } from '../observe.js';
+import { ownKeysOnly } from '../../shared/table.js';
 
 const PHASE: Record<string, Phase> = { 'item.started': 'started', 'item.updated': 'updated', 'item.completed': 'completed' };
 ownKeysOnly(PHASE);

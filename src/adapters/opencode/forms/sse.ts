@@ -2,8 +2,8 @@
 // line per event (no `event:`/`id:` lines, CAP), but SSE allows an event's data to span several
 // `data:` lines; those are joined with "\n" as the SSE spec says. A data line that is complete JSON
 // on its own is handed on at once, so the common case parses each line exactly once.
-import type { InputPosition } from '../types.js';
-import { parseBounded } from '../../events/depth.js';
+import type { InputPosition } from '../../types.js';
+import { parseBounded } from '../../../events/depth.js';
 
 export interface SseSink {
   data(value: unknown, pos: InputPosition, event?: string): void;

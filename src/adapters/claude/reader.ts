@@ -8,12 +8,12 @@
 import { EventEmitterFor, parseJsonLine, toEpochMs } from '../shared/emit.js';
 import type { Adapter, AdapterOptions, AdapterSink, InputPosition } from '../types.js';
 import { CallTracker, approvalOf, type Frame } from './calls.js';
-import { normalizeServerName } from './mcp-names.js';
+import { normalizeServerName } from '../shared/mcp-names.js';
 import { resultText } from './output.js';
 import type { SubagentLinks } from './subagents.js';
 import { TASK_SUBTYPES } from './tasks.js';
 import { parseBounded } from '../../events/depth.js';
-import { BoundedMap } from '../../events/bounded.js';
+import { BoundedMap } from '../../collections/bounded.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);

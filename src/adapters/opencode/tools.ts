@@ -3,7 +3,7 @@
 // pending calls have no state.title, and OpenCode's own titles are a bare path, a pattern, "" or a
 // multi-line patch summary depending on the tool and version.
 import type { ToolKind } from '../../contract/index.js';
-import { commandTitle, domainOf, usableTitle } from '../shared/titles.js';
+import { commandTitle, domainOf, usableTitle } from '../../present/titles.js';
 import { obj, type Obj } from './part-view.js';
 import { ownKeysOnly } from '../shared/table.js';
 

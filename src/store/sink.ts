@@ -4,10 +4,10 @@
 // events already stored at the same positions are checked equal and skipped, and only what the
 // input adds beyond them is appended. Different content at a stored position is an error.
 import type { ToolEvent } from '../contract/index.js';
-import { openStore, parseStoreUrl, describeStoreUrl } from '../store/open.js';
-import { eventRow } from '../store/serial.js';
-import type { EventStore } from '../store/types.js';
-import { StoreError, storeError } from '../store/errors.js';
+import { openStore, parseStoreUrl, describeStoreUrl } from './open.js';
+import { eventRow } from './serial.js';
+import type { EventStore } from './types.js';
+import { StoreError, storeError } from './errors.js';
 
 export interface StoreSink {
   add(e: ToolEvent): void;

@@ -1,11 +1,11 @@
 // `--from acp`: ACP session/update traffic (JSON-RPC lines or bare params) as a fourth input
 // provider. Each frame is merged like a client would, and the change in the decoded part becomes
 // ToolEvents, so ACP input goes through the same reducer as every other provider.
-import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolMetadata } from '../contract/index.js';
-import type { AdapterDefinition, InputPosition } from '../adapters/types.js';
-import { EventEmitterFor, parseJsonLine } from '../adapters/shared/emit.js';
-import { BoundedMap, BoundedSet } from '../events/bounded.js';
-import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from './decode.js';
+import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolMetadata } from '../../contract/index.js';
+import type { AdapterDefinition, InputPosition } from '../types.js';
+import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
+import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
+import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from '../../acp/decode.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);

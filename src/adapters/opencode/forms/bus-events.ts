@@ -1,9 +1,9 @@
 // OpenCode bus events (`GET /event`, the `payload` of `GET /global/event`) that matter for tool
 // parts, one handler each. Everything else on the bus (text deltas, plugin/catalog/heartbeat
 // events, session status, file watcher…) carries no tool data and is skipped without a word.
-import type { InputPosition } from '../types.js';
-import type { Calls } from './calls.js';
-import { ms, obj, text, type Obj } from './part-view.js';
+import type { InputPosition } from '../../types.js';
+import type { Calls } from '../calls.js';
+import { ms, obj, text, type Obj } from '../part-view.js';
 
 export interface EventContext {
   pos: InputPosition;

@@ -5,10 +5,10 @@
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
 import { kindFromName } from '../shared/kinds.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
-import { displayPath, words } from '../shared/titles.js';
+import { displayPath, words } from '../../present/titles.js';
 import { commandItemTitle, lineTitle } from './commands.js';
-import { agentToolTitle } from './agents.js';
-import type { CallOutput } from './call-output.js';
+import { agentToolTitle } from './subagents.js';
+import type { CallOutput } from './output.js';
 import { changeToolKind, changesInput, changesText, changesTitle, parsePatch, patchIn } from './changes.js';
 import { arr, get, nonEmpty, obj, parseMaybeJson, text, type Obj } from './fields.js';
 import { planSteps, planText, planTitle } from './plans.js';

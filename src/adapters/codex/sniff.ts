@@ -1,7 +1,7 @@
 // Which of the three Codex input forms a line is, decided per line (a file is one form, but
 // deciding per line costs nothing and survives concatenated recordings).
 import { obj, text, type Obj } from './fields.js';
-import { rpcOf, type RpcLine } from './rpc.js';
+import { rpcOf, type RpcLine } from './forms/rpc.js';
 
 export const EXEC_TYPES = new Set(['thread.started', 'turn.started', 'turn.completed', 'turn.failed', 'item.started', 'item.updated', 'item.completed', 'error']);
 export const ROLLOUT_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted', 'world_state', 'token_usage_record']);

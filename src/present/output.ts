@@ -1,11 +1,11 @@
 // One output shape for every adapter and the executor, per kind, so a UI renders a Bash result
 // from Claude, Codex, OpenCode or the executor the same way (README: "Output shape per kind").
-import type { TruncationNote } from '../../contract/index.js';
+import type { TruncationNote } from '../contract/index.js';
 import { createHash } from 'node:crypto';
 
 // The shape itself is the contract's ToolOutput definition (schema/src/output.ts).
-export type { ToolOutput, OutputBlock } from '../../contract/index.js';
-import type { OutputBlock } from '../../contract/index.js';
+export type { ToolOutput, OutputBlock } from '../contract/index.js';
+import type { OutputBlock } from '../contract/index.js';
 
 /** Describes a base64 image by size and hash; the caller records a TruncationNote for the data. */
 export function imageBlock(mediaType: string, base64: string): { block: OutputBlock; bytes: number } {

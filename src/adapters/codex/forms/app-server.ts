@@ -5,15 +5,15 @@
 // kept in the session of the thread they ran in and linked to the call that spawned that thread
 // (`metadata.parentId`, `metadata.parentThreadId`); the spawning call gets `childSessionId`. When a
 // child's calls arrive before the link is known, they are linked by `tool.updated` once it is.
-import type { ToolMetadata } from '../../contract/index.js';
-import { lineTitle } from './commands.js';
-import type { InputPosition } from '../types.js';
-import { SPAWNING_TOOLS, receiversOf } from './agents.js';
-import { arr, camel, get, ms, nonEmpty, obj, pathOf, text, type Obj } from './fields.js';
-import { itemType, type ItemCtx } from './items.js';
-import { finishItem, observeItem, type CodexContext, type Phase } from './observe.js';
+import type { ToolMetadata } from '../../../contract/index.js';
+import { lineTitle } from '../commands.js';
+import type { InputPosition } from '../../types.js';
+import { SPAWNING_TOOLS, receiversOf } from '../subagents.js';
+import { arr, camel, get, ms, nonEmpty, obj, pathOf, text, type Obj } from '../fields.js';
+import { itemType, type ItemCtx } from '../items.js';
+import { finishItem, observeItem, type CodexContext, type Phase } from '../observe.js';
 import type { Direction } from './rpc.js';
-import { ownKeysOnly } from '../shared/table.js';
+import { ownKeysOnly } from '../../shared/table.js';
 
 interface Thread {
   cwd?: string;

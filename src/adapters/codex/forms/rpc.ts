@@ -1,8 +1,8 @@
 // App-server traffic arrives as bare JSON-RPC messages, or wrapped by whatever recorded it
 // (`{"dir":"in","msg":{…}}` from our capture; other recorders use other keys). This finds the
 // message and, when the recorder said so, its direction.
-import { obj, text, type Obj } from './fields.js';
-import { parseBounded } from '../../events/depth.js';
+import { obj, text, type Obj } from '../fields.js';
+import { parseBounded } from '../../../events/depth.js';
 
 export type Direction = 'in' | 'out';
 

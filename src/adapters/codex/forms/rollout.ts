@@ -4,12 +4,12 @@
 // also records the same calls as events (0.163 `item_completed`, older `*_begin`/`*_end`): these
 // refine the part the call started (title from parsed commands, exit code, duration) and may end
 // it; the second record of an ended call is the same call, so it is not applied again.
-import { toEpochMs } from '../shared/emit.js';
-import type { InputPosition } from '../types.js';
-import { readCallOutput } from './call-output.js';
-import { callArgs, callOutcome, callRef, callView, type CallRef } from './calls.js';
-import { get, int, ms, nonEmpty, obj, pathOf, statusOf, text, type Obj } from './fields.js';
-import { interruptGroup, observeItem, finishItem, type CodexContext, type Phase } from './observe.js';
+import { toEpochMs } from '../../shared/emit.js';
+import type { InputPosition } from '../../types.js';
+import { readCallOutput } from '../output.js';
+import { callArgs, callOutcome, callRef, callView, type CallRef } from '../tools.js';
+import { get, int, ms, nonEmpty, obj, pathOf, statusOf, text, type Obj } from '../fields.js';
+import { interruptGroup, observeItem, finishItem, type CodexContext, type Phase } from '../observe.js';
 
 interface PendingCall {
   ref: CallRef;

@@ -6,7 +6,7 @@ import type { ToolKind } from '../../contract/index.js';
 import { kindFromName } from '../shared/kinds.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import { capitalize, commandTitle, domainOf, str, usableTitle, words } from '../../present/titles.js';
-import { isMcpName, splitMcpName, type McpName } from '../shared/mcp-names.js';
+import { isMcpName, splitMcpName, wholeMcpName, type McpName } from '../shared/mcp-names.js';
 import { relPath } from './paths.js';
 
 export type Input = Record<string, unknown>;
@@ -196,7 +196,7 @@ const asInput = (input: unknown): Input => (input && typeof input === 'object' &
 export function identify(rawName: string, input: unknown, ctx: IdentityContext): ToolIdentity {
   const args = asInput(input);
   // Checked here first: most calls are not MCP, and the split (a scan of the known servers) then stays cold.
-  const mcp = isMcpName(rawName) ? splitMcpName(rawName, ctx.mcpServers, ctx.mcpMetaTool) : undefined;
+  const mcp = isMcpName(rawName) ? splitMcpName(rawName, ctx.mcpServers, ctx.mcpMetaTool) ?? wholeMcpName(rawName) : undefined;
   if (mcp) return { name: mcp.tool, kind: mcpIntentKind(mcp.server, mcp.tool), title: mcpTitle(mcp.server, mcp.tool, args), mcp };
   const spec = BY_NAME.get(rawName);
   if (!spec) {

@@ -5,6 +5,7 @@
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
 import { kindFromName } from '../shared/kinds.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
+import { splitMcpName } from '../shared/mcp-names.js';
 import { displayPath, words } from '../../present/titles.js';
 import { commandItemTitle, lineTitle } from './commands.js';
 import { agentToolTitle } from './subagents.js';
@@ -168,6 +169,13 @@ export const CALLS: Record<string, CallRule> = {
 };
 ownKeysOnly(CALLS);
 
+/** The kind a function name implies before its arguments are seen (a shell call is `bash`). */
+export function nameKind(name: string): ToolKind | undefined {
+  const rule = Object.hasOwn(CALLS, name) ? CALLS[name] : undefined;
+  if (!rule) return undefined;
+  return typeof rule.kind === 'function' ? rule.kind({}, {}) : rule.kind;
+}
+
 export interface CallRef {
   /** Canonical name: the function name, or the MCP tool name. */
   name: string;
@@ -182,11 +190,7 @@ export function mcpRef(name: string, namespace?: string): { server: string; tool
     const tool = name.startsWith(`${namespace}__`) ? name.slice(namespace.length + 2) : name;
     return server && tool ? { server, tool } : undefined;
   }
-  if (!name.startsWith('mcp__')) return undefined;
-  const rest = name.slice(5);
-  const cut = rest.indexOf('__');
-  if (cut <= 0 || cut + 2 >= rest.length) return undefined;
-  return { server: rest.slice(0, cut), tool: rest.slice(cut + 2) };
+  return splitMcpName(name);
 }
 
 function mcpRule(server: string, tool: string): CallRule {

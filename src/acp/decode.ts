@@ -9,10 +9,8 @@ import { splitMcpName } from '../adapters/shared/mcp-names.js';
 import { kindFromName } from '../adapters/shared/kinds.js';
 import { mcpTitle } from '../adapters/shared/mcp.js';
 import { mergeToolnorm, restoreErrorMessage, restoreOutput, shownTextOf } from './wire.js';
+import { nonEmpty, obj, type Obj } from '../fields.js';
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
-const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 /** Our own fields are exact: any non-empty string the contract allowed is kept as it was. */
 const present = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 

@@ -57,5 +57,3 @@ export function usableTitle(value: unknown): string | undefined {
   if (!t || t.includes('\n')) return undefined;
   return t;
 }
-
-export const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);

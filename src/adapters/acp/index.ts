@@ -6,9 +6,7 @@ import type { AdapterDefinition, InputPosition } from '../types.js';
 import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
 import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from '../../acp/decode.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+import { ms, obj, type Obj } from '../../fields.js';
 
 /** Terminal calls kept for late frames (e.g. a PostToolUse hook update after the result). */
 const TERMINAL_KEEP = 10_000;
@@ -17,10 +15,6 @@ export const ACP_CALLS_KEPT = 10_000;
 const PERMISSIONS_KEPT = 10_000;
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
-
-function timeOf(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
-}
 
 /** ACP's own methods (client and agent side, and `_`-prefixed extensions). */
 const ACP_METHOD = /^(?:initialize|authenticate|(?:session|fs|terminal)\/.+|_.+)$/;
@@ -62,8 +56,8 @@ export const acpAdapter: AdapterDefinition = {
 
     const emitTransition = (key: string, merged: MergedCall, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
       const env = (at: number | undefined) => ({ sessionId: merged.sessionId, partId: part.id, at, pos });
-      const startedAt = timeOf(part.timing?.startedAt) ?? clock();
-      const endedAt = timeOf(part.timing?.completedAt) ?? clock();
+      const startedAt = ms(part.timing?.startedAt) ?? clock();
+      const endedAt = ms(part.timing?.completedAt) ?? clock();
       const elapsed = part.timing?.elapsedMs;
       if (!prev) {
         out.emit('tool.started', env(startedAt), { name: part.name, kind: part.kind, title: part.title, input: part.input, ...(part.metadata ? { metadata: part.metadata } : {}) });

@@ -5,9 +5,7 @@ import type { TruncationNote } from '../../contract/index.js';
 import { omittedMarker } from '../../events/budget.js';
 import { imageBlock, imageNote, type OutputBlock, type ToolOutput } from '../../present/output.js';
 import { stripReminders } from './errors.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+import { obj, type Obj } from '../../fields.js';
 
 export interface Built {
   output: ToolOutput;

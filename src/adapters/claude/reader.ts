@@ -14,11 +14,7 @@ import type { SubagentLinks } from './subagents.js';
 import { TASK_SUBTYPES } from './tasks.js';
 import { parseBounded } from '../../events/depth.js';
 import { BoundedMap } from '../../collections/bounded.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
-const s = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+import { num, obj, type Obj, str } from '../../fields.js';
 
 interface SessionInfo {
   /** The session id as first seen: frames, calls and events all use this one string. */
@@ -167,7 +163,7 @@ export class ClaudeReader implements Adapter {
   // ---- envelope helpers ------------------------------------------------------------------
 
   private sessionIdOf(line: Obj): string {
-    const raw = s(line.session_id) ?? s(line.sessionId);
+    const raw = str(line.session_id) ?? str(line.sessionId);
     const id = raw === undefined ? (this.currentSession ?? this.options.sessionId ?? this.fallbackSession()) : this.canonical(raw);
     this.currentSession = id;
     return id;
@@ -208,7 +204,7 @@ export class ClaudeReader implements Adapter {
   private frameOf(line: Obj, pos: InputPosition, nested?: { parentId: string; agentId?: string; timestamp: unknown }): Frame {
     const sessionId = this.sessionIdOf(line);
     const info = this.session(sessionId);
-    const lineCwd = s(line.cwd);
+    const lineCwd = str(line.cwd);
     // Kept when unchanged, so the calls of a session share one cwd string too.
     if (lineCwd && lineCwd !== info.cwd) info.cwd = lineCwd;
     const at = nested ? (toEpochMs(nested.timestamp) ?? this.timeOf(undefined)) : this.timeOf(line);
@@ -219,9 +215,9 @@ export class ClaudeReader implements Adapter {
       if (nested.agentId) frame.agentId = nested.agentId;
       return frame;
     }
-    const agentId = s(line.agent_id) ?? s(line.agentId) ?? (line.isSidechain === true ? this.fileAgentId : undefined);
+    const agentId = str(line.agent_id) ?? str(line.agentId) ?? (line.isSidechain === true ? this.fileAgentId : undefined);
     if (agentId) frame.agentId = agentId;
-    const parentToolUse = s(line.parent_tool_use_id);
+    const parentToolUse = str(line.parent_tool_use_id);
     if (parentToolUse) {
       frame.parentId = parentToolUse;
     } else if (line.isSidechain === true) {
@@ -236,8 +232,8 @@ export class ClaudeReader implements Adapter {
       const linked = this.agents.taskOf(agentId);
       if (linked) return linked;
     }
-    const uuid = s(line.uuid);
-    const parentUuid = s(line.parentUuid);
+    const uuid = str(line.uuid);
+    const parentUuid = str(line.parentUuid);
     const viaChain = this.agents.sidechainTask(uuid, parentUuid);
     if (viaChain) return viaChain;
     // A sidechain starts with a user line holding the Task's prompt.
@@ -255,7 +251,7 @@ export class ClaudeReader implements Adapter {
 
   // ---- starting calls --------------------------------------------------------------------
 
-  private onAssistant(line: Obj, frame: Frame, uuid = s(line.uuid)): void {
+  private onAssistant(line: Obj, frame: Frame, uuid = str(line.uuid)): void {
     const content = obj(line.message)?.content;
     const hasTools = Array.isArray(content) && content.some(isToolUseBlock);
     if (!hasTools && !Array.isArray(line.supersedes)) return;
@@ -268,24 +264,24 @@ export class ClaudeReader implements Adapter {
     let metaTools: Map<string, string> | undefined;
     if (Array.isArray(line.tool_use_meta)) {
       metaTools = new Map();
-      for (const m of line.tool_use_meta) if (s(obj(m)?.id) && s(obj(m)?.tool_name)) metaTools.set(String(obj(m)!.id), String(obj(m)!.tool_name));
+      for (const m of line.tool_use_meta) if (str(obj(m)?.id) && str(obj(m)?.tool_name)) metaTools.set(String(obj(m)!.id), String(obj(m)!.tool_name));
     }
     for (const raw of content) {
       if (!isToolUseBlock(raw)) continue;
       const block = raw as Obj;
-      const id = s(block.id);
+      const id = str(block.id);
       if (!id) {
         if (!this.tracker.firstReport(uuid, 'invalid_tool_use')) continue;
         this.out.diagnostic('invalid_tool_use', `line ${frame.pos.line}: a ${String(block.type)} block without an id was skipped`, frame.pos);
         continue;
       }
-      this.tracker.start(id, s(block.name) ?? 'unknown', block.input ?? {}, String(block.type), frame, { final: true, metaTool: metaTools?.get(id), ...(uuid ? { frameUuid: uuid } : {}) });
+      this.tracker.start(id, str(block.name) ?? 'unknown', block.input ?? {}, String(block.type), frame, { final: true, metaTool: metaTools?.get(id), ...(uuid ? { frameUuid: uuid } : {}) });
     }
   }
 
   // ---- results ---------------------------------------------------------------------------
 
-  private onUser(line: Obj, frame: Frame, uuid = s(line.uuid)): void {
+  private onUser(line: Obj, frame: Frame, uuid = str(line.uuid)): void {
     const content = obj(line.message)?.content;
     if (!Array.isArray(content)) return;
     const results = resultBlocks(content);
@@ -297,10 +293,10 @@ export class ClaudeReader implements Adapter {
     let metaById: Map<string, Obj> | undefined;
     if (Array.isArray(line.tool_result_meta)) {
       metaById = new Map();
-      for (const m of line.tool_result_meta) if (s(obj(m)?.id)) metaById.set(String(obj(m)!.id), obj(m)!);
+      for (const m of line.tool_result_meta) if (str(obj(m)?.id)) metaById.set(String(obj(m)!.id), obj(m)!);
     }
     for (const block of results) {
-      const id = s(block.tool_use_id);
+      const id = str(block.tool_use_id);
       if (!id) {
         if (!this.tracker.firstReport(uuid, 'orphan_result')) continue;
         this.out.diagnostic('orphan_result', `line ${frame.pos.line}: a tool_result without tool_use_id was skipped`, frame.pos);
@@ -316,12 +312,12 @@ export class ClaudeReader implements Adapter {
   // ---- system messages -------------------------------------------------------------------
 
   private onSystem(line: Obj, pos: InputPosition): void {
-    const subtype = s(line.subtype) ?? '';
+    const subtype = str(line.subtype) ?? '';
     const sessionId = this.sessionIdOf(line);
     if (subtype === 'init') {
       const info = this.session(sessionId);
-      if (s(line.cwd) && line.cwd !== info.cwd) info.cwd = String(line.cwd);
-      if (Array.isArray(line.mcp_servers)) for (const m of line.mcp_servers) if (s(obj(m)?.name)) info.mcpServers.add(normalizeServerName(String(obj(m)!.name)));
+      if (str(line.cwd) && line.cwd !== info.cwd) info.cwd = String(line.cwd);
+      if (Array.isArray(line.mcp_servers)) for (const m of line.mcp_servers) if (str(obj(m)?.name)) info.mcpServers.add(normalizeServerName(String(obj(m)!.name)));
       return;
     }
     if (TASK_SUBTYPES.has(subtype)) return this.tracker.task(subtype, line, this.timeOf(line), pos);
@@ -345,21 +341,21 @@ export class ClaudeReader implements Adapter {
     const event = obj(line.event);
     if (!event) return;
     const sessionId = this.sessionIdOf(line);
-    const scope = `${sessionId}\u0000${s(line.parent_tool_use_id) ?? ''}`;
+    const scope = `${sessionId}\u0000${str(line.parent_tool_use_id) ?? ''}`;
     if (event.type === 'message_start') {
-      const id = s(obj(event.message)?.id);
+      const id = str(obj(event.message)?.id);
       if (id) this.messageIds.set(scope, id);
       return;
     }
-    const messageId = s(line.api_message_id) ?? this.messageIds.get(scope) ?? '';
+    const messageId = str(line.api_message_id) ?? this.messageIds.get(scope) ?? '';
     const key = `${scope}\u0000${messageId}\u0000${String(event.index)}`;
     if (event.type === 'content_block_start') {
       const block = obj(event.content_block);
-      if (!block || !TOOL_USE_BLOCKS.has(String(block.type)) || !s(block.id)) return;
+      if (!block || !TOOL_USE_BLOCKS.has(String(block.type)) || !str(block.id)) return;
       const frame = this.frameOf(line, pos);
       const id = String(block.id);
       const input = obj(block.input) && Object.keys(obj(block.input)!).length ? block.input : {};
-      this.tracker.start(id, s(block.name) ?? 'unknown', input, String(block.type), frame, { final: false });
+      this.tracker.start(id, str(block.name) ?? 'unknown', input, String(block.type), frame, { final: false });
       this.blocks.set(key, { toolId: id, buffer: '' });
       return;
     }
@@ -387,8 +383,8 @@ export class ClaudeReader implements Adapter {
   }
 
   private onToolProgress(line: Obj, pos: InputPosition): void {
-    const toolUseId = s(line.tool_use_id);
-    const parent = s(line.parent_tool_use_id);
+    const toolUseId = str(line.tool_use_id);
+    const parent = str(line.parent_tool_use_id);
     // Heartbeats use a synthetic id `<T>-heartbeat-<n>` and put the tool's own id T in
     // parent_tool_use_id (it is not a subagent parent there).
     const heartbeat = line.heartbeat === true || (!!toolUseId && !!parent && toolUseId.startsWith(`${parent}-heartbeat`));
@@ -414,13 +410,13 @@ export class ClaudeReader implements Adapter {
   /** Transcript `progress` lines: subagent messages, streamed Bash output, waits. */
   private onProgress(line: Obj, pos: InputPosition): void {
     const data = obj(line.data);
-    const parentToolUse = s(line.parentToolUseID);
+    const parentToolUse = str(line.parentToolUseID);
     if (!data || !parentToolUse) return;
     switch (data.type) {
       case 'hook_progress':
         return;
       case 'agent_progress': {
-        const agentId = s(data.agentId);
+        const agentId = str(data.agentId);
         if (agentId) this.tracker.linkAgent(agentId, parentToolUse, this.timeOf(line), pos);
         const message = obj(data.message);
         const inner = obj(message?.message);
@@ -429,8 +425,8 @@ export class ClaudeReader implements Adapter {
         // made V8 re-shape every parsed message's hidden class (a `timestamp` field rewritten), over
         // a thousand times per 100 MB. The frame carries both instead.
         const frame = this.frameOf(line, pos, { parentId: parentToolUse, agentId, timestamp: message.timestamp ?? line.timestamp });
-        if (message.type === 'assistant') this.onAssistant(message, frame, s(message.uuid));
-        else if (message.type === 'user') this.onUser(message, frame, s(message.uuid));
+        if (message.type === 'assistant') this.onAssistant(message, frame, str(message.uuid));
+        else if (message.type === 'user') this.onUser(message, frame, str(message.uuid));
         return;
       }
       default: {
@@ -446,9 +442,9 @@ export class ClaudeReader implements Adapter {
           }
           const secs = num(data.elapsedTimeSeconds);
           if (secs !== undefined) body.elapsedMs = Math.round(secs * 1000);
-        } else if (data.type === 'waiting_for_task' && s(data.taskDescription)) {
+        } else if (data.type === 'waiting_for_task' && str(data.taskDescription)) {
           body.message = `Waiting for ${String(data.taskDescription)}`;
-        } else if (s(data.message)) {
+        } else if (str(data.message)) {
           body.message = String(data.message);
         }
         this.tracker.progress(call, body, this.timeOf(line), pos);
@@ -458,8 +454,8 @@ export class ClaudeReader implements Adapter {
 
   /** `agent-<id>.meta.json`: `{agentType, description, toolUseId, …}`. */
   private onMeta(line: Obj, pos: InputPosition): void {
-    const toolUseId = s(line.toolUseId);
-    const agentId = this.fileAgentId ?? s(line.agentId);
+    const toolUseId = str(line.toolUseId);
+    const agentId = this.fileAgentId ?? str(line.agentId);
     if (!toolUseId || !agentId) {
       this.out.diagnostic('unknown_event', `line ${pos.line}: subagent metadata without ${toolUseId ? 'an agent id (name the file agent-<id>.meta.json)' : 'toolUseId'}; it links nothing`, pos);
       return;

@@ -5,9 +5,10 @@
 import type { ToolKind } from '../../contract/index.js';
 import { kindFromName } from '../shared/kinds.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
-import { capitalize, commandTitle, domainOf, str, usableTitle, words } from '../../present/titles.js';
+import { capitalize, commandTitle, domainOf, usableTitle, words } from '../../present/titles.js';
 import { isMcpName, splitMcpName, wholeMcpName, type McpName } from '../shared/mcp-names.js';
 import { relPath } from './paths.js';
+import { num, str } from '../../fields.js';
 
 export type Input = Record<string, unknown>;
 
@@ -31,7 +32,6 @@ export interface ToolSpec {
   textFromStructuredContent?: boolean;
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const path = (input: Input, ctx: TitleContext, ...keys: string[]): string | undefined => {
   for (const k of keys) {
     const p = str(input[k]);

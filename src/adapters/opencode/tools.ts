@@ -24,7 +24,7 @@ export interface ToolSpec {
   why?: string;
 }
 
-const s = (v: unknown): string | undefined => usableTitle(v);
+const titled = (v: unknown): string | undefined => usableTitle(v);
 
 /** `domainOf` parses a URL; a call's title is computed on several of its updates. */
 const domains = new Map<string, string>();
@@ -38,7 +38,7 @@ function domain(url: string): string {
   return d;
 }
 const oneLine = (v: unknown, max = 80): string | undefined => (typeof v === 'string' && v.trim() ? commandTitle(v, max) : undefined);
-const quoted = (v: unknown) => (s(v) ? `"${oneLine(v)}"` : undefined);
+const quoted = (v: unknown) => (titled(v) ? `"${oneLine(v)}"` : undefined);
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** File paths named by an OpenCode / Codex style patch envelope (`*** Add File: p` …). */
@@ -60,7 +60,7 @@ function patchTitle(input: Obj, ctx: TitleContext): string | undefined {
 }
 
 const inPath = (input: Obj, ctx: TitleContext) => {
-  const p = s(input.path);
+  const p = titled(input.path);
   if (!p) return '';
   const rel = ctx.path(p);
   return rel === '.' ? '' : ` in ${rel}`;
@@ -80,11 +80,11 @@ const LSP_VERBS: Record<string, string> = {
 ownKeysOnly(LSP_VERBS);
 
 function lspTitle(input: Obj, ctx: TitleContext): string | undefined {
-  const op = s(input.operation);
+  const op = titled(input.operation);
   if (!op) return undefined;
   const verb = LSP_VERBS[op] ?? `Running LSP ${op}`;
-  if (op === 'workspaceSymbol') return s(input.query) ? `${verb} for "${String(input.query)}"` : verb;
-  const file = s(input.filePath);
+  if (op === 'workspaceSymbol') return titled(input.query) ? `${verb} for "${String(input.query)}"` : verb;
+  const file = titled(input.filePath);
   if (!file) return verb;
   const at = op === 'documentSymbol' || typeof input.line !== 'number' ? '' : `:${input.line}${typeof input.character === 'number' ? `:${input.character}` : ''}`;
   return `${verb} in ${ctx.path(file)}${at}`;
@@ -111,16 +111,16 @@ export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
     kind: 'bash',
     // The model writes a 5–10 word description (REAL recordings, still sent in 1.18.33); the
     // command's first line is the fallback, as OpenCode's own ACP mapping does.
-    title: (i) => s(i.description) ?? oneLine(i.command),
+    title: (i) => titled(i.description) ?? oneLine(i.command),
     fallback: 'Running a shell command',
   },
-  read: { kind: 'file_read', title: (i, c) => (s(i.filePath) ? `Reading ${c.path(String(i.filePath))}` : undefined), fallback: 'Reading a file' },
-  write: { kind: 'file_write', title: (i, c) => (s(i.filePath) ? `Writing ${c.path(String(i.filePath))}` : undefined), fallback: 'Writing a file' },
-  edit: { kind: 'file_edit', title: (i, c) => (s(i.filePath) ? `Editing ${c.path(String(i.filePath))}` : undefined), fallback: 'Editing a file' },
+  read: { kind: 'file_read', title: (i, c) => (titled(i.filePath) ? `Reading ${c.path(String(i.filePath))}` : undefined), fallback: 'Reading a file' },
+  write: { kind: 'file_write', title: (i, c) => (titled(i.filePath) ? `Writing ${c.path(String(i.filePath))}` : undefined), fallback: 'Writing a file' },
+  edit: { kind: 'file_edit', title: (i, c) => (titled(i.filePath) ? `Editing ${c.path(String(i.filePath))}` : undefined), fallback: 'Editing a file' },
   multiedit: {
     kind: 'file_edit',
     title: (i, c) => {
-      if (!s(i.filePath)) return undefined;
+      if (!titled(i.filePath)) return undefined;
       const n = Array.isArray(i.edits) ? i.edits.length : 0;
       return `Editing ${c.path(String(i.filePath))}${n > 1 ? ` (${n} edits)` : ''}`;
     },
@@ -129,10 +129,10 @@ export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
   },
   apply_patch: { kind: 'file_edit', title: patchTitle, fallback: 'Applying a patch' },
   patch: { kind: 'file_edit', title: patchTitle, fallback: 'Applying a patch', legacy: 'SRC' },
-  glob: { kind: 'file_read', title: (i, c) => (s(i.pattern) ? `Finding files matching ${quoted(i.pattern)}${inPath(i, c)}` : undefined), fallback: 'Finding files' },
+  glob: { kind: 'file_read', title: (i, c) => (titled(i.pattern) ? `Finding files matching ${quoted(i.pattern)}${inPath(i, c)}` : undefined), fallback: 'Finding files' },
   grep: {
     kind: 'file_read',
-    title: (i, c) => (s(i.pattern) ? `Searching for ${quoted(i.pattern)}${inPath(i, c)}${s(i.include) ? ` (${String(i.include)})` : ''}` : undefined),
+    title: (i, c) => (titled(i.pattern) ? `Searching for ${quoted(i.pattern)}${inPath(i, c)}${titled(i.include) ? ` (${String(i.include)})` : ''}` : undefined),
     fallback: 'Searching files',
   },
   list: {
@@ -146,7 +146,7 @@ export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
   },
   codesearch: {
     kind: 'file_read',
-    title: (i) => (s(i.query) ? `Searching code for ${quoted(i.query)}` : undefined),
+    title: (i) => (titled(i.query) ? `Searching code for ${quoted(i.query)}` : undefined),
     fallback: 'Searching code',
     legacy: 'SRC',
     why: 'code search is a read-only search (adapter conventions: grep / glob / code search → file_read)',
@@ -155,7 +155,7 @@ export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
   task: {
     kind: 'subagent',
     // The spec's golden example: a task with a description is titled with exactly that description.
-    title: (i) => s(i.description) ?? (s(i.subagent_type) ? `Running ${String(i.subagent_type)} agent` : undefined),
+    title: (i) => titled(i.description) ?? (titled(i.subagent_type) ? `Running ${String(i.subagent_type)} agent` : undefined),
     fallback: 'Running a subagent',
   },
   batch: {
@@ -165,8 +165,8 @@ export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
     legacy: 'SRC',
     why: 'batch delegates work to other tool calls (each its own part), the nearest intent is a subagent',
   },
-  webfetch: { kind: 'web_search', title: (i) => (s(i.url) ? `Fetching ${domain(String(i.url))}` : undefined), fallback: 'Fetching a web page' },
-  websearch: { kind: 'web_search', title: (i) => (s(i.query) ? `Searching ${oneLine(i.query)}` : undefined), fallback: 'Searching the web' },
+  webfetch: { kind: 'web_search', title: (i) => (titled(i.url) ? `Fetching ${domain(String(i.url))}` : undefined), fallback: 'Fetching a web page' },
+  websearch: { kind: 'web_search', title: (i) => (titled(i.query) ? `Searching ${oneLine(i.query)}` : undefined), fallback: 'Searching the web' },
   todowrite: { kind: 'todo', title: todoTitle, fallback: 'Updating todo list' },
   todoread: { kind: 'todo', fallback: 'Reading todo list', legacy: 'REAL' },
   question: { kind: 'question', title: questionTitle, fallback: 'Asking the user' },
@@ -174,13 +174,13 @@ export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
   plan_enter: { kind: 'question', fallback: 'Switching to plan agent', why: 'the plan-mode counterpart of plan_exit (named in session permissions)' },
   skill: {
     kind: 'file_read',
-    title: (i) => (s(i.name) ? `Loading skill ${String(i.name)}` : undefined),
+    title: (i) => (titled(i.name) ? `Loading skill ${String(i.name)}` : undefined),
     fallback: 'Loading a skill',
     why: 'a skill loads instruction files into the context',
   },
   execute: {
     kind: 'bash',
-    title: (i) => s(i.description),
+    title: (i) => titled(i.description),
     fallback: 'Running code',
     why: 'code mode runs a program, the same intent as a shell command',
   },
@@ -192,7 +192,7 @@ export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
   },
   invalid: {
     kind: 'unknown',
-    title: (i) => (s(i.tool) ? `Calling unavailable tool ${String(i.tool)}` : undefined),
+    title: (i) => (titled(i.tool) ? `Calling unavailable tool ${String(i.tool)}` : undefined),
     fallback: 'Calling an unavailable tool',
     why: 'OpenCode routes calls to tools that do not exist here; the adapter names the call after the tool the model asked for',
   },

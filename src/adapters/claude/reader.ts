@@ -5,7 +5,8 @@
 // - on-disk transcripts: the same user/assistant messages with camelCase envelopes, plus
 //   progress (agent_progress, bash_progress…) and bookkeeping lines;
 // - `agent-<id>.meta.json`: one object linking a subagent file to its Task call.
-import { EventEmitterFor, parseJsonLine, toEpochMs } from '../shared/emit.js';
+import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
+import { toEpochMs } from '../shared/time.js';
 import type { Adapter, AdapterOptions, AdapterSink, InputPosition } from '../types.js';
 import { CallTracker, approvalOf, type Frame } from './calls.js';
 import { normalizeServerName } from '../shared/mcp-names.js';

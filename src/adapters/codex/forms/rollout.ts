@@ -4,7 +4,7 @@
 // also records the same calls as events (0.163 `item_completed`, older `*_begin`/`*_end`): these
 // refine the part the call started (title from parsed commands, exit code, duration) and may end
 // it; the second record of an ended call is the same call, so it is not applied again.
-import { toEpochMs } from '../../shared/emit.js';
+import { toEpochMs } from '../../shared/time.js';
 import type { InputPosition } from '../../types.js';
 import { readCallOutput } from '../output.js';
 import { callArgs, callOutcome, callRef, callView, type CallRef } from '../tools.js';

@@ -2,7 +2,7 @@
 // `custom_tool_call`, `local_shell_call`). MCP tools are named `mcp__<server>__<tool>` (or carry
 // `namespace: "mcp__<server>"`). Each rule says the kind, title and input of a call, and how to read
 // its output.
-import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
+import type { ToolKind, ToolMetadata } from '../../contract/index.js';
 import { kindFromName } from '../shared/kinds.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import { splitMcpName } from '../shared/mcp-names.js';
@@ -16,6 +16,7 @@ import { planSteps, planText, planTitle } from './plans.js';
 import { commandLine, scriptOf } from './shell.js';
 import type { Outcome, View } from './tracker.js';
 import { ownKeysOnly } from '../shared/table.js';
+import { exitCodeOf, exitMessage, failure, FAILURES } from './errors.js';
 
 export interface CallCtx {
   cwd?: string;
@@ -237,15 +238,6 @@ export function callView(ref: CallRef, args: Obj, ctx: CallCtx, rawType: string)
   };
 }
 
-function failure(message: string, code: string, details?: unknown): ToolError {
-  return details === undefined ? { message, code } : { message, code, details };
-}
-
-/** `Exit code 2` and the command's output under it, as a person reads a failed command. */
-export const exitMessage = (code: number, body: string | undefined) => {
-  const trimmed = body?.replace(/^\s*\n/, '').replace(/\s+$/, '');
-  return `Exit code ${code}${trimmed ? `\n${trimmed}` : ''}`;
-};
 
 /** The outcome of a call from its output, by the rule's result style. */
 export function callOutcome(ref: CallRef, args: Obj, out: CallOutput, ctx: CallCtx): Outcome {
@@ -255,16 +247,18 @@ export function callOutcome(ref: CallRef, args: Obj, out: CallOutput, ctx: CallC
   if (out.processSession !== undefined) meta.processSession = out.processSession;
   const elapsed = out.elapsedMs !== undefined ? { elapsedMs: out.elapsedMs } : {};
   const body = out.text;
-  if (out.denied) return { ok: false, error: failure(body?.trim() || 'Rejected by the user', 'denied'), metadata: meta, ...elapsed };
+  if (out.denied) return { ok: false, error: FAILURES.rejected(body?.trim()), metadata: meta, ...elapsed };
   if (out.failure) return { ok: false, error: failure(body?.trim() || `${ref.name} failed`, out.failure), metadata: meta, ...elapsed };
   const style = ref.rule.result;
   if (style === 'command' || style === 'patch') {
     if (out.exitCode !== undefined && out.exitCode !== 0) {
-      const code = style === 'patch' ? 'tool_error' : out.exitCode === 124 && /timed out/i.test(body ?? '') ? 'timeout' : 'exit_nonzero';
-      return { ok: false, error: failure(style === 'patch' ? body?.trim() || exitMessage(out.exitCode, undefined) : exitMessage(out.exitCode, body), code), metadata: meta, ...elapsed };
+      const error = style === 'patch'
+        ? FAILURES.toolError(body?.trim() || exitMessage(out.exitCode, undefined))
+        : failure(exitMessage(out.exitCode, body), exitCodeOf(out.exitCode, body));
+      return { ok: false, error, metadata: meta, ...elapsed };
     }
   }
-  if (out.success === false) return { ok: false, error: failure(body?.trim() || `${ref.name} failed`, 'tool_error'), metadata: meta, ...elapsed };
+  if (out.success === false) return { ok: false, error: FAILURES.toolError(body?.trim() || `${ref.name} failed`), metadata: meta, ...elapsed };
   if (ref.rule.kind === 'todo' && ref.name === 'update_plan') {
     const steps = planSteps(args.plan);
     return { ok: true, output: { text: planText(steps, text(args.explanation)), structured: { result: body } }, metadata: meta, ...elapsed };

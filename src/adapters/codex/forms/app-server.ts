@@ -14,6 +14,7 @@ import { itemType, type ItemCtx } from '../items.js';
 import { finishItem, observeItem, type CodexContext, type Phase } from '../observe.js';
 import type { Direction } from './rpc.js';
 import { ownKeysOnly } from '../../shared/table.js';
+import { FAILURES } from '../errors.js';
 
 interface Thread {
   cwd?: string;
@@ -285,11 +286,11 @@ export class AppServerForm {
       const title = this.c.tracker.titleOf(p.sessionId, p.partId) ?? 'Tool call';
       const where = { ...p, at: when, pos };
       if (approval?.status === 'declined' || approval?.status === 'cancelled') {
-        finishItem(this.c, where, { ok: false, error: { message: `${title}: ${approval.status} by the user`, code: 'denied' } });
+        finishItem(this.c, where, { ok: false, error: FAILURES.denied(title, approval.status === 'cancelled') });
       } else if (status === 'interrupted') {
-        finishItem(this.c, where, { ok: false, error: { message: `${title}: the turn was interrupted`, code: 'interrupted' } });
+        finishItem(this.c, where, { ok: false, error: FAILURES.turnInterrupted(title) });
       } else if (status === 'failed') {
-        finishItem(this.c, where, { ok: false, error: { message: `${title}: stopped because the turn failed${error ? ` (${error})` : ''}`, code: 'interrupted' } });
+        finishItem(this.c, where, { ok: false, error: FAILURES.turnFailed(title, error) });
       } else {
         this.c.out.diagnostic('unfinished_item', `turn ended (${status}) while ${p.partId} was still running; it is left open`, pos, { partId: p.partId });
       }
@@ -374,7 +375,7 @@ export class AppServerForm {
     }
     if (req!.method === 'item/tool/requestUserInput') {
       if (result) finishItem(this.c, where, { ok: true, output: { structured: result } });
-      else finishItem(this.c, where, { ok: false, error: { message: nonEmpty(obj(msg.error)?.message) ?? 'the client did not answer', code: 'cancelled' } });
+      else finishItem(this.c, where, { ok: false, error: FAILURES.unanswered(nonEmpty(obj(msg.error)?.message) ?? 'the client did not answer') });
       this.requests.delete(String(msg.id));
       return;
     }

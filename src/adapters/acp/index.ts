@@ -7,6 +7,7 @@ import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
 import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from '../../acp/decode.js';
 import { ms, obj, type Obj } from '../../fields.js';
+import { isAcpTraffic, sniffAcp } from './sniff.js';
 
 /** Terminal calls kept for late frames (e.g. a PostToolUse hook update after the result). */
 const TERMINAL_KEEP = 10_000;
@@ -16,31 +17,11 @@ const PERMISSIONS_KEPT = 10_000;
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
-/** ACP's own methods (client and agent side, and `_`-prefixed extensions). */
-const ACP_METHOD = /^(?:initialize|authenticate|(?:session|fs|terminal)\/.+|_.+)$/;
-
-/** An ACP JSON-RPC message: one of ACP's methods, or a response (ACP always sends `jsonrpc`). */
-function isAcpTraffic(m: Obj): boolean {
-  if (typeof m.method === 'string') return ACP_METHOD.test(m.method);
-  return m.jsonrpc === '2.0' && m.id !== undefined && ('result' in m || 'error' in m);
-}
-
 export const acpAdapter: AdapterDefinition = {
   id: 'acp',
   provider: 'acp',
   description: 'ACP v1 session/update notifications (JSON-RPC lines or bare params)',
-  sniff: ({ lines }) => {
-    for (const l of lines.slice(0, 20)) {
-      try {
-        const v = JSON.parse(l) as Obj;
-        if (v.method === 'session/update' || v.method === 'session/request_permission') return 0.95;
-        if (typeof v.sessionId === 'string' && obj(v.update)?.sessionUpdate) return 0.9;
-      } catch {
-        /* not JSON: not ours */
-      }
-    }
-    return 0;
-  },
+  sniff: sniffAcp,
   create(sink, options) {
     const out = new EventEmitterFor(sink, 'acp');
     // Without an explicit clock, a frame with no time of its own has none (never invented).

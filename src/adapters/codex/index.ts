@@ -1,6 +1,7 @@
 // The Codex adapter: `codex exec --json` JSONL, app-server v2 JSON-RPC (bare or wrapped by a
-// recorder, e.g. `{"dir","msg"}`) and session rollouts. Each line is routed to its form's parser;
-// all three share one item table (items.ts), one call table (calls.ts) and one lifecycle tracker.
+// recorder, e.g. `{"dir","msg"}`) and session rollouts. Each line is routed to its form's parser
+// (forms/); all three share one item table (items.ts), one tool table by function name (tools.ts)
+// and one lifecycle tracker.
 import { basename, extname } from 'node:path';
 import type { AdapterDefinition } from '../types.js';
 import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';

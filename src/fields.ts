@@ -5,6 +5,8 @@ export type Obj = Record<string, unknown>;
 
 /** A plain object (not null, not an array). */
 export const obj = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+/** The same test as `obj`, as a type guard for conditions. */
+export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const arr = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : undefined);
 /** Any string, the empty one too. */
 export const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

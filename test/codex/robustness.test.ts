@@ -1,19 +1,15 @@
 // Never throw on input: fixture lines with values replaced, fields dropped, lines cut and shuffled
 // still go through, every event the adapter emits validates, and nothing is emitted twice as
 // terminal for one part.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import type { Diagnostic, ToolEvent } from '../../src/contract/index.js';
-import { REPO_ROOT } from '../helpers/corpus.js';
+import { fixtureFiles } from '../helpers/golden-cases.js';
 import { assertArbitraryLinesReported, expectValidEventsOneTerminalEach, mutate, mutationValue, type Json } from '../helpers/mutation.js';
 
-const DIR = join(REPO_ROOT, 'fixtures', 'codex');
-const lines = readdirSync(DIR)
-  .filter((f) => f.endsWith('.jsonl'))
-  .flatMap((f) => readFileSync(join(DIR, f), 'utf8').split('\n').filter((l) => l.trim()));
+const lines = fixtureFiles('codex', (f) => f.endsWith('.jsonl')).flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()));
 
 
 function runLines(input: string[]): { events: ToolEvent[]; diagnostics: Diagnostic[] } {

@@ -10,7 +10,7 @@ import { OUTPUT_ERRORS, outputError } from '../../src/adapters/codex/errors.js';
 import { readCallOutput } from '../../src/adapters/codex/call-output.js';
 import { collect } from '../../src/pipeline/collect.js';
 import { FIXTURES } from '../helpers/golden-cases.js';
-import { scanCodex } from './scan.js';
+import { scanCodex } from '../helpers/scan-codex.js';
 
 const DIR = join(FIXTURES, 'codex', 'capture-0171');
 const RECORDED = readdirSync(DIR).filter((f) => /-0171-.*\.jsonl$/.test(f)).sort();

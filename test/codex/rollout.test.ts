@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { collect } from '../../src/pipeline/collect.js';
 import { fixturePath } from '../helpers/golden-cases.js';
-import { eventTypes, part, run } from './run.js';
+import { eventTypes, part, run } from '../helpers/codex-lines.js';
 
 let second = 0;
 const ts = () => `2026-01-15T10:00:${String(second++ % 60).padStart(2, '0')}.000Z`;

@@ -14,7 +14,7 @@ import { acpFramesOf, golden, storedGolden } from '../helpers/golden.js';
 import { expectedFilesOnDisk, expectedName, foldersOnDisk, inputsOf, listedCases, readCase, readManifest, type Golden, type GoldenCase } from '../helpers/golden-cases.js';
 
 const manifest = readManifest();
-const cases = listedCases(manifest).map(readCase);
+const cases = listedCases(manifest).map((id) => readCase(id));
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 
 function adapterOf(c: GoldenCase): AdapterDefinition {

@@ -55,8 +55,8 @@ const fail = (where: string, why: string): never => {
   throw new CaseError(`${where}: ${why}`);
 };
 
-function readJson(rel: string): unknown {
-  const path = join(FIXTURES, rel);
+function readJson(root: string, rel: string): unknown {
+  const path = join(root, rel);
   if (!existsSync(path)) fail(`fixtures/${rel}`, 'missing');
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as unknown;
@@ -69,8 +69,9 @@ function onlyKeys(where: string, o: Obj, allowed: readonly string[]): void {
   for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(where, `unknown key "${k}" (allowed: ${allowed.join(', ')})`);
 }
 
-export function readManifest(): Manifest {
-  const m = readJson('manifest.json');
+/** `root` is fixtures/ unless a test points it at a folder of its own. */
+export function readManifest(root = FIXTURES): Manifest {
+  const m = readJson(root, 'manifest.json');
   const where = 'fixtures/manifest.json';
   if (!isObj(m)) return fail(where, 'not an object');
   onlyKeys(where, m, ['about', 'cases', 'other']);
@@ -114,10 +115,10 @@ function readGolden(id: string, dir: string, v: unknown, i: number): Golden {
   };
 }
 
-export function readCase(id: string): GoldenCase {
+export function readCase(id: string, root = FIXTURES): GoldenCase {
   const where = `fixtures/${id}/case.json`;
-  const dir = join(FIXTURES, id);
-  const c = readJson(`${id}/case.json`);
+  const dir = join(root, id);
+  const c = readJson(root, `${id}/case.json`);
   if (!isObj(c)) return fail(where, 'not an object');
   onlyKeys(where, c, ['about', 'from', 'goldens']);
   const provider = id.split('/')[0]!;
@@ -137,9 +138,9 @@ export function readCase(id: string): GoldenCase {
 const subdirs = (dir: string): string[] => readdirSync(dir).filter((n) => statSync(join(dir, n)).isDirectory()).sort();
 
 /** Every folder as it is on disk: the top-level folders of fixtures/ and each provider's case folders. */
-export function foldersOnDisk(manifest: Manifest): { top: string[]; cases: string[] } {
-  const top = subdirs(FIXTURES);
-  const cases = top.filter((t) => t in manifest.cases).flatMap((p) => subdirs(join(FIXTURES, p)).map((c) => `${p}/${c}`));
+export function foldersOnDisk(manifest: Manifest, root = FIXTURES): { top: string[]; cases: string[] } {
+  const top = subdirs(root);
+  const cases = top.filter((t) => t in manifest.cases).flatMap((p) => subdirs(join(root, p)).map((c) => `${p}/${c}`));
   return { top, cases };
 }
 

@@ -1,5 +1,5 @@
 // The Codex error table (src/adapters/codex/errors.ts): every row is matched by a line the real
-// binary wrote (fixtures/codex/*-0171-*.jsonl, recorded from codex-cli 0.171.0; see
+// binary wrote (fixtures/codex/capture-0171/*.jsonl, recorded from codex-cli 0.171.0; see
 // fixtures/codex/SOURCES.md), and the call of that line comes out as an error with the row's code,
 // in the rollout of an exec run and of an app-server run alike.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -9,10 +9,10 @@ import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { exitCodeOf, FAILURES, OUTPUT_ERRORS, outputError } from '../../src/adapters/codex/errors.js';
 import { readCallOutput } from '../../src/adapters/codex/output.js';
 import { collect } from '../../src/pipeline/collect.js';
-import { REPO_ROOT } from '../helpers/corpus.js';
-import { scanCodex } from './scan.js';
+import { FIXTURES } from '../helpers/golden-cases.js';
+import { scanCodex } from '../helpers/scan-codex.js';
 
-const DIR = join(REPO_ROOT, 'fixtures', 'codex');
+const DIR = join(FIXTURES, 'codex', 'capture-0171');
 const RECORDED = readdirSync(DIR).filter((f) => /-0171-.*\.jsonl$/.test(f)).sort();
 
 interface Seen {

@@ -1,8 +1,10 @@
-// Small builders for hand-written OpenCode inputs, and a one-call normalizer for tests.
-import { collect, type Collected } from '../../src/pipeline/collect.js';
+// Small builders for hand-written OpenCode inputs, and `run`, which puts them through the OpenCode
+// adapter (test/helpers/run-lines.ts).
+import type { Collected } from '../../src/pipeline/collect.js';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
 import type { AdapterOptions } from '../../src/adapters/types.js';
 import type { NormalizedToolPart } from '../../src/contract/index.js';
+import { runLines } from './run-lines.js';
 
 export const SES = 'ses_aaaaaaaaaaaa0000000000000a';
 export const CHILD = 'ses_bbbbbbbbbbbb0000000000000b';
@@ -33,13 +35,14 @@ export const sessionCreated = (id: string, more: Obj = {}): Obj => busEvent('ses
 /** SSE text of bus events, as `GET /event` writes it. */
 export const sse = (events: Obj[]): string => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
 
-export function normalize(input: string | { name: string; text: string }[], options: AdapterOptions = {}): Collected {
-  return collect(opencodeAdapter, input, options);
+/** Ready input text (one unnamed input) or named files through the OpenCode adapter and the reducer. */
+export function run(input: string | { name: string; text: string }[], options: AdapterOptions = {}): Collected {
+  return runLines(opencodeAdapter, input, options);
 }
 
 /** The only part of a single-call input. */
 export function onlyPart(input: string | { name: string; text: string }[], options: AdapterOptions = {}): NormalizedToolPart {
-  const r = normalize(input, options);
+  const r = run(input, options);
   if (r.parts.length !== 1) throw new Error(`expected one part, got ${r.parts.length}: ${JSON.stringify(r.diagnostics)}`);
   return r.parts[0]!;
 }

@@ -1,13 +1,13 @@
-// Runs hand-written Codex lines through the adapter and the shared reducer.
-import { collect, type Collected } from '../../src/pipeline/collect.js';
+// `run` puts hand-written Codex lines through the adapter and the shared reducer
+// (test/helpers/run-lines.ts), with lookups for what the tests assert on.
+import type { Collected } from '../../src/pipeline/collect.js';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import type { AdapterOptions } from '../../src/adapters/types.js';
 import type { NormalizedToolPart, ToolEvent } from '../../src/contract/index.js';
+import { runLines, type Line } from './run-lines.js';
 
-export function run(lines: readonly (object | string)[], options: AdapterOptions = {}, name = 'case.jsonl'): Collected {
-  const text = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
-  return collect(codexAdapter, [{ name, text }], options);
-}
+/** One file of lines, named `case.jsonl` unless said (Codex falls back to the file name for a session id). */
+export const run = (lines: readonly Line[], options: AdapterOptions = {}, name = 'case.jsonl'): Collected => runLines(codexAdapter, lines, options, name);
 
 export function part(r: Collected, id: string): NormalizedToolPart {
   const found = r.parts.find((p) => p.id === id);

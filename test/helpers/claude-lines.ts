@@ -1,8 +1,12 @@
-// Tiny builders for hand-written Claude Code lines, so each test states only what it is about.
-import { collect, type Collected } from '../../src/pipeline/collect.js';
+// Tiny builders for hand-written Claude Code lines, so each test states only what it is about,
+// and `run`, which puts them through the Claude adapter (test/helpers/run-lines.ts).
+import type { Collected } from '../../src/pipeline/collect.js';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import type { AdapterOptions } from '../../src/adapters/types.js';
 import type { NormalizedToolPart } from '../../src/contract/index.js';
+import { runLines, type Line, type LinesFile } from './run-lines.js';
+
+export { jsonl } from './run-lines.js';
 
 export const SID = 'sess-1';
 let n = 0;
@@ -22,15 +26,8 @@ export function resultMsg(id: string, content: unknown, opts: { isError?: boolea
   return line;
 }
 
-export const jsonl = (lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
-
-export function run(lines: unknown[] | { name: string; lines: unknown[] }[], options: AdapterOptions = {}): Collected {
-  if (lines.length && typeof lines[0] === 'object' && lines[0] !== null && 'lines' in (lines[0] as object) && 'name' in (lines[0] as object)) {
-    const files = (lines as { name: string; lines: unknown[] }[]).map((f) => ({ name: f.name, text: jsonl(f.lines) }));
-    return collect(claudeAdapter, files, options);
-  }
-  return collect(claudeAdapter, jsonl(lines as unknown[]), options);
-}
+/** Lines (one unnamed input, as on stdin) or named files through the Claude adapter and the reducer. */
+export const run = (lines: readonly Line[] | readonly LinesFile[], options: AdapterOptions = {}): Collected => runLines(claudeAdapter, lines, options);
 
 export const byId = (parts: NormalizedToolPart[], id: string): NormalizedToolPart => {
   const p = parts.find((x) => x.id === id);

@@ -1,5 +1,5 @@
 // One output shape for every adapter and the executor, per kind, so a UI renders a Bash result
-// from Claude, Codex, OpenCode or the executor the same way (README: "Output shape per kind").
+// from Claude, Codex, OpenCode or the executor the same way (docs/contract.md#output-shape-per-kind).
 import type { TruncationNote } from '../contract/index.js';
 import { createHash } from 'node:crypto';
 

@@ -1,6 +1,6 @@
 // An independent scan of raw Codex recordings, used to check the adapter's counts. It shares no
 // code with the adapter: plain JSON.parse, a regex for the exec id rule, and literal type lists
-// taken from notes/codex.md.
+// taken from docs/providers/codex.md#line-types.
 type O = Record<string, any>;
 
 export interface CodexScan {

@@ -4,7 +4,7 @@ import { ToolNames } from '../../src/adapters/opencode/tool-names.js';
 import { registerMcpTitle } from '../../src/adapters/shared/mcp.js';
 import { completed, CWD, run, onlyPart, partUpdated, pending, running, sessionCreated, SES, sse, toolPart } from '../helpers/opencode-lines.js';
 
-/** Every built-in tool named in notes/opencode.md §4: the 1.18.33 registry plus the legacy ones. */
+/** Every built-in tool named in docs/providers/opencode.md#built-in-tools: the 1.18.33 registry plus the legacy ones. */
 const DOCUMENTED = [
   'invalid', 'question', 'bash', 'read', 'glob', 'grep', 'edit', 'write', 'task', 'webfetch', 'todowrite', 'websearch', 'skill', 'apply_patch', 'execute', 'lsp', 'plan_exit',
   'list', 'multiedit', 'patch', 'todoread', 'codesearch', 'batch', 'reload_config',

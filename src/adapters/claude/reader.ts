@@ -1,6 +1,6 @@
 // The stateful Claude Code reader. One instance reads a whole input (several files for a session
 // plus its subagent files) and turns tool activity into ToolEvents; the shared reducer builds the
-// parts. Line forms (notes/claude.md):
+// parts. Line forms (docs/providers/claude.md#line-forms):
 // - stream-json / Agent SDK messages: system, assistant, user, stream_event, tool_progress, result;
 // - on-disk transcripts: the same user/assistant messages with camelCase envelopes, plus
 //   progress (agent_progress, bash_progress…) and bookkeeping lines;

@@ -1,5 +1,5 @@
 // Links subagent activity to the Task/Agent call that spawned it, across every layout Claude Code
-// has written (notes/claude.md §6):
+// has written (docs/providers/claude.md#subagent-layouts):
 // - stream-json / SDK: `parent_tool_use_id` on each frame (no bookkeeping needed here);
 // - transcripts 2.0+: `agentId` on each subagent line, linked to the Task by the Task result's
 //   `toolUseResult.agentId`, `task_started.task_id`, an `agent_progress` line or `agent-<id>.meta.json`;

@@ -1,5 +1,5 @@
 // The one declarative table of Claude Code tools: kind and title per tool, current and legacy
-// names alike (notes/claude.md §9, §12). A tool renamed across versions is one entry with aliases,
+// names alike (docs/providers/claude.md#tool-names and #title-sources). A tool renamed across versions is one entry with aliases,
 // so Task/Agent, KillBash/KillShell/TaskStop, BashOutput/TaskOutput and SlashCommand/Skill always
 // look the same. `name` stays the explicit tool name the model emitted.
 import type { ToolKind } from '../../contract/index.js';
@@ -90,7 +90,7 @@ function toolSearchTitle(input: Input): string | undefined {
   return `Searching tools for ${quoted(q)}`;
 }
 
-/** Every Claude Code tool named in notes/claude.md, plus the Messages-API server tools. */
+/** Every Claude Code tool named in docs/providers/claude.md#tool-names, plus the Messages-API server tools. */
 export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
   // Shell and shell management → bash.
   Bash: { kind: 'bash', shell: true, aliases: ['PowerShell'], fallback: 'Running command', title: (i) => usableTitle(i.description) ?? (str(i.command) ? clip(String(i.command)) : undefined) },

@@ -149,7 +149,7 @@ export class Calls {
 
   /**
    * A pending state says only which tool, and the running state follows within milliseconds
-   * (notes §3), so the part is started once, with its input, when the next state arrives: one
+   * (docs/providers/opencode.md#tool-parts-and-states), so the part is started once, with its input, when the next state arrives: one
    * event fewer per call. Anything that needs the part earlier, and the end of input, starts it
    * as it was when pending.
    */

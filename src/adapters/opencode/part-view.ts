@@ -14,7 +14,7 @@ export type RawStatus = 'pending' | 'running' | 'completed' | 'error';
 const STATUSES: ReadonlySet<string> = new Set(['pending', 'running', 'completed', 'error']);
 
 export interface ToolPartView {
-  /** Stable key of the call: `part.id` (see README: "Identity"). */
+  /** Stable key of the call: `part.id` (docs/providers/opencode.md#identity). */
   id: string;
   callId?: string;
   messageId?: string;

@@ -1,4 +1,4 @@
-// Every OpenCode built-in tool the notes document (notes/opencode.md §4), current and legacy:
+// Every OpenCode built-in tool documented in docs/providers/opencode.md#built-in-tools, current and legacy:
 // kind, and the action-text title built from its input. Titles read the input, not `state.title`:
 // pending calls have no state.title, and OpenCode's own titles are a bare path, a pattern, "" or a
 // multi-line patch summary depending on the tool and version.

@@ -52,7 +52,7 @@ export const BUS_HANDLERS: Readonly<Record<string, Handler>> = {
 
 /**
  * Event types that look like tool data but that this adapter does not read: the SDK v2
- * `session.next.tool.*` family (notes/opencode.md §2, never emitted by 1.18.33). Tool calls are
+ * `session.next.tool.*` family (docs/providers/opencode.md#sdk-v2-events, never emitted by 1.18.33). Tool calls are
  * read from `message.part.updated`, which the same servers also send.
  */
 export const looksLikeToolEvent = (type: string) => /(^|\.)tool(\.|$)/.test(type);

@@ -9,6 +9,7 @@ import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { exitCodeOf, FAILURES, OUTPUT_ERRORS, outputError } from '../../src/adapters/codex/errors.js';
 import { readCallOutput } from '../../src/adapters/codex/output.js';
 import { collect } from '../../src/pipeline/collect.js';
+import { REPO_ROOT } from '../helpers/corpus.js';
 import { FIXTURES } from '../helpers/golden-cases.js';
 import { scanCodex } from '../helpers/scan-codex.js';
 

@@ -10,7 +10,7 @@ export function lcg(seed = 42): () => number {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 
-/** Output sizes log-uniform between 10 and `max` characters, like the "mixed" set of notes/codegen.md §4. */
+/** Output sizes log-uniform between 10 and `max` characters, like the "mixed" set of docs/benchmarks.md#synthetic-inputs. */
 function text(rand: () => number, max: number): string {
   if (max <= 0) return '';
   const n = Math.floor(Math.exp(Math.log(10) + rand() * (Math.log(max) - Math.log(10))));

@@ -8,7 +8,7 @@ import { fmt, interleaved, mb } from './_measure.js';
 
 export async function run(args: string[]): Promise<void> {
   const count = Number(args[0] ?? 150_000);
-  // "mixed": outputs log-uniform up to 30,000 chars (the reference set of notes/codegen.md §4);
+  // "mixed": outputs log-uniform up to 30,000 chars (the reference set of docs/benchmarks.md#synthetic-inputs);
   // "small": outputs up to 200 chars, the worst case for validation relative to parsing.
   for (const [label, maxOutput] of [['mixed', 30_000], ['small', 200]] as const) measure(count, label, maxOutput);
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validators, type EntryPoint } from '../src/contract/index.js';
-import { listSchemaFixtures } from '../src/contract/fixtures.js';
+import { listSchemaFixtures } from '../test/helpers/schema-fixtures.js';
 
 const repo = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const candidates = ['python3', '/usr/bin/python3'];

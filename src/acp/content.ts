@@ -2,14 +2,10 @@
 // so diffs are always resent together with the text that follows them.
 import { posix, win32 } from 'node:path';
 import type { AcpToolCallContent, AcpToolCallLocation, NormalizedToolPart } from '../contract/index.js';
+import { obj, type Obj, text } from '../fields.js';
 
 const FILE_KINDS = new Set(['file_read', 'file_write', 'file_edit']);
 const PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'target_file', 'file'];
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
-const s = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
 export const textItem = (text: string): AcpToolCallContent => ({ type: 'content', content: { type: 'text', text } });
 
 /** The text a person reads for an output, whatever its shape. */
@@ -19,7 +15,7 @@ export function outputText(output: unknown): string | undefined {
   const o = obj(output);
   if (o && typeof o.text === 'string') return o.text;
   if (o && Array.isArray(o.content)) {
-    const texts = (o.content as unknown[]).map((b) => s(obj(b)?.text)).filter((t): t is string => t !== undefined);
+    const texts = (o.content as unknown[]).map((b) => text(obj(b)?.text)).filter((t): t is string => t !== undefined);
     if (texts.length) return texts.join('\n');
   }
   return JSON.stringify(output, null, 2);
@@ -43,8 +39,8 @@ function paths(part: NormalizedToolPart): string[] {
   const input = obj(part.input);
   if (!input) return [];
   const found: string[] = [];
-  for (const k of PATH_KEYS) if (s(input[k])) { found.push(s(input[k])!); break; }
-  if (Array.isArray(input.changes)) for (const c of input.changes) if (s(obj(c)?.path)) found.push(s(obj(c)!.path)!);
+  for (const k of PATH_KEYS) if (text(input[k])) { found.push(text(input[k])!); break; }
+  if (Array.isArray(input.changes)) for (const c of input.changes) if (text(obj(c)?.path)) found.push(text(obj(c)!.path)!);
   return found;
 }
 
@@ -63,13 +59,13 @@ export function locationsOf(part: NormalizedToolPart, cwd?: string): AcpToolCall
 function diffsOf(part: NormalizedToolPart, cwd?: string): AcpToolCallContent[] {
   if (part.kind !== 'file_edit' && part.kind !== 'file_write') return [];
   const input = obj(part.input) ?? {};
-  const rawPath = PATH_KEYS.map((k) => s(input[k])).find(Boolean);
+  const rawPath = PATH_KEYS.map((k) => text(input[k])).find(Boolean);
   const path = rawPath && absolute(rawPath, cwd);
   if (!path) return [];
-  const oldText = s(input.old_string) ?? s(input.oldString) ?? s(input.old);
-  const newText = s(input.new_string) ?? s(input.newString) ?? s(input.new);
+  const oldText = text(input.old_string) ?? text(input.oldString) ?? text(input.old);
+  const newText = text(input.new_string) ?? text(input.newString) ?? text(input.new);
   if (oldText !== undefined && newText !== undefined) return [{ type: 'diff', path, oldText, newText }];
-  const content = s(input.content);
+  const content = text(input.content);
   const structured = obj(obj(part.state === 'complete' ? (part as { output?: unknown }).output : undefined)?.structured);
   // Only a known creation gets oldText: null; an overwrite without its old text gets no diff at all.
   if (content !== undefined && structured?.type === 'create') return [{ type: 'diff', path, oldText: null, newText: content }];

@@ -4,14 +4,13 @@
 import type { AcpToolKind, Diagnostic, NormalizedToolPart, ToolError, ToolMetadata, ToolState } from '../contract/index.js';
 import { outputText } from './content.js';
 import { TOOL_KIND_OF, TOOL_STATE_OF } from './kinds.js';
-import { kindByName, splitMcpName } from './names.js';
+import { toolKindByName } from '../adapters/tool-kinds.js';
+import { splitMcpName } from '../adapters/shared/mcp-names.js';
 import { kindFromName } from '../adapters/shared/kinds.js';
 import { mcpTitle } from '../adapters/shared/mcp.js';
 import { mergeToolnorm, restoreErrorMessage, restoreOutput, shownTextOf } from './wire.js';
+import { nonEmpty, obj, type Obj } from '../fields.js';
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
-const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 /** Our own fields are exact: any non-empty string the contract allowed is kept as it was. */
 const present = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
@@ -113,7 +112,7 @@ export function partOf(m: MergedCall): NormalizedToolPart {
   // Foreign frames may hold anything here (0, false, an object): only a string is a kind.
   const acpKind = typeof m.fields.kind === 'string' ? (m.fields.kind as AcpToolKind) : undefined;
   const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : TOOL_STATE_OF[(m.fields.status as keyof typeof TOOL_STATE_OF) ?? 'pending'] ?? 'started';
-  const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : kindByName(rawName) ?? (mcp ? kindByName(`mcp__${mcp.server}__${mcp.tool}`) : undefined) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? kindFromName(rawName);
+  const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : toolKindByName(rawName) ?? (mcp ? toolKindByName(`mcp__${mcp.server}__${mcp.tool}`) : undefined) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? kindFromName(rawName);
   const foreignTitle = nonEmpty(m.fields.title);
   // Our own frames send the title once, at the root (older ones also in `_meta.toolnorm.title`).
   const title = present(tn.title) ?? (ours ? present(m.fields.title) : mcp && (!foreignTitle || splitMcpName(foreignTitle)) ? mcpTitle(mcp.server, mcp.tool, m.fields.rawInput) : foreignTitle) ?? name;

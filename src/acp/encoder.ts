@@ -3,7 +3,7 @@
 // Everything ACP has no field for rides under `_meta.toolnorm`, so our own frames decode back to
 // the same part. Streamed output is sent as throttled tail snapshots, never whole on every delta.
 import type { AcpSessionUpdateParams, AcpToolCall, AcpToolCallUpdate, AcpToolnormMeta, NormalizedToolPart } from '../contract/index.js';
-import { OwnedMap } from '../events/persistent-map.js';
+import { OwnedMap } from '../collections/persistent-map.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import type { PartRecord } from '../events/state.js';
 import { contentOf, locationsOf } from './content.js';

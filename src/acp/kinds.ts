@@ -1,4 +1,4 @@
-// The documented mapping between toolnorm's ToolKind and ACP v1's ten ToolKinds (README table).
+// The documented mapping between toolnorm's ToolKind and ACP v1's ten ToolKinds (docs/providers/acp.md#kind-mapping).
 import type { AcpToolCallStatus, AcpToolKind, ToolKind, ToolState } from '../contract/index.js';
 import { ownKeysOnly } from '../adapters/shared/table.js';
 

@@ -6,9 +6,7 @@
 // says the value was sent whole.
 import type { AcpToolCallContent, ToolKind } from '../contract/index.js';
 import { sameJson } from './same-json.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+import { obj, type Obj } from '../fields.js';
 
 /** Kinds shown as a display-only terminal when the client announced `terminal_output`. */
 export const TERMINAL_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>(['bash']);

@@ -3,7 +3,7 @@ import type { AdapterDefinition, AdapterId } from './types.js';
 import { claudeAdapter } from './claude/index.js';
 import { codexAdapter } from './codex/index.js';
 import { opencodeAdapter } from './opencode/index.js';
-import { acpAdapter } from '../acp/adapter.js';
+import { acpAdapter } from './acp/index.js';
 import { eventsAdapter } from './events/index.js';
 
 export const ADAPTERS: readonly AdapterDefinition[] = [eventsAdapter, claudeAdapter, codexAdapter, opencodeAdapter, acpAdapter];

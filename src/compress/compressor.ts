@@ -7,6 +7,7 @@ import { CompressionStream, type EngineOptions, type TextCompression } from './e
 import { estimatorFor, loadExactEstimator } from './estimator.js';
 import { DEFAULT_SPECS } from './defaults.js';
 import { SpecError, checkSpec } from './spec.js';
+import { isObj, type Obj } from '../fields.js';
 
 export interface OutputCompression {
   /** The compressed output, in the original's shape where possible. */
@@ -16,8 +17,6 @@ export interface OutputCompression {
 }
 
 type SpecRef = string | OutputCompressionSpec;
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** UTF-16 units encoded per step: small enough to stay in cache, large enough to amortise calls. */
 const STRING_CHUNK = 256 * 1024;
@@ -168,7 +167,7 @@ export class DeclarativeCompressor implements ToolOutputCompressor {
 
   /**
    * A part output, compressed in its own shape: a string stays a string; a `{text, …}` output
-   * (src/adapters/shared/output.ts) gets its `text` compressed and keeps every other field; any
+   * (src/present/output.ts) gets its `text` compressed and keeps every other field; any
    * other JSON value is summarised when the spec has `json_summary` (as a value if the summary
    * alone fits, else as cut text). Undefined when the output fits or cannot be compressed.
    */

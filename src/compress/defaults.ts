@@ -1,4 +1,4 @@
-// The default specs, taken from how the agents themselves cut tool output (notes/codegen.md §3).
+// The default specs, taken from how the agents themselves cut tool output (docs/compression.md#where-the-default-specs-come-from).
 // Order matters: the compressor applies the first spec that matches a part.
 import type { OutputCompressionSpec } from '../contract/index.js';
 

@@ -1,5 +1,5 @@
-// Token estimators. `bytes4` is ceil(UTF-8 bytes / 4), what Codex budgets with (notes/codegen.md
-// §3: within −12 %/+7 % of o200k on tool outputs, at Buffer.byteLength speed). `exact` counts o200k
+// Token estimators. `bytes4` is ceil(UTF-8 bytes / 4), what Codex budgets with (see
+// docs/compression.md#where-the-default-specs-come-from: within −12 %/+7 % of o200k on tool outputs, at Buffer.byteLength speed). `exact` counts o200k
 // tokens with the optional `gpt-tokenizer` dependency (~10 MB/s), loaded on demand.
 import type { TokenEstimator as EstimatorId } from '../contract/index.js';
 import { NL, boundaryBack } from './bytes.js';

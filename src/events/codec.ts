@@ -1,7 +1,7 @@
 // JSON codec for ToolSessionState snapshots (the persistent map is rebuilt on decode).
 import type { Diagnostic } from '../contract/index.js';
 import type { StateCodec } from './replayer.js';
-import { PersistentMap } from './persistent-map.js';
+import { PersistentMap } from '../collections/persistent-map.js';
 import { copyRecord, listToArray, type List, type PartRecord, type ToolSessionState } from './state.js';
 
 interface Encoded { v: 1; parts: PartRecord[]; diagnostics: Diagnostic[]; nextIndex: number; lastSeq: number; eventCount: number }

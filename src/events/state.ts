@@ -3,7 +3,7 @@
 import type {
   CompressionRecord, Diagnostic, FileMutationRecord, Provider, ToolCallAssessmentRecord, ToolError, ToolKind, ToolMetadata, ToolState,
 } from '../contract/index.js';
-import { OwnedMap, PersistentMap, type PartMap } from './persistent-map.js';
+import { OwnedMap, PersistentMap, type PartMap } from '../collections/persistent-map.js';
 
 /** Everything known about one part; the projector turns it into a NormalizedToolPart. */
 export interface PartRecord {

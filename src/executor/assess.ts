@@ -8,7 +8,7 @@ import type { SessionPolicy } from './policy.js';
 import { tierAllows, TIER_MEANING } from './tiers.js';
 import type { PathBase } from './tool-path.js';
 import { isFileAffecting, type PathView, type SessionView, type Tool } from './types.js';
-import { displayPath } from '../adapters/shared/titles.js';
+import { displayPath } from '../present/titles.js';
 
 export interface Assessment {
   readonly record: ToolCallAssessmentRecord;

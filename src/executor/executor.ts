@@ -8,7 +8,7 @@ import { isAbsolute } from 'node:path';
 import type {
   Diagnostic, FileMutationRecord, NormalizedToolPart, ToolError, ToolEvent, ToolInvocationRecord, ToolInvocationStatus, ToolMetadata, ValidationResult,
 } from '../contract/index.js';
-import { usableTitle } from '../adapters/shared/titles.js';
+import { usableTitle } from '../present/titles.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
 import { diagnosticsOf, projectInvocation, projectPart } from '../events/projector.js';
 import { reduceAll } from '../events/reducer.js';

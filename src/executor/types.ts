@@ -2,7 +2,7 @@
 // objects: the registry holds instances, the executor never creates one, and a renamed copy
 // (`{...tool, name}`) is an ordinary tool, which is how the "gates ignore names" test is built.
 import type { FileMutationRecord, ParamRole, Tier, ToolError, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
-import type { ToolOutput } from '../adapters/shared/output.js';
+import type { ToolOutput } from '../present/output.js';
 import type { SessionPolicy } from './policy.js';
 
 /**

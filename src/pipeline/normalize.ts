@@ -13,7 +13,7 @@ import { TERMINAL, emptySessionState, listToArray, withState, type PartRecord, t
 import { AcpEncoder, type AcpFrame } from '../acp/encoder.js';
 import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
-import { BoundedSet } from '../events/bounded.js';
+import { BoundedSet } from '../collections/bounded.js';
 import type { StreamEncoder, StreamEncoderFactory } from './encoder.js';
 import { DEPTH_DIAGNOSTIC, depthMessage, takeDepthCuts } from '../events/depth.js';
 

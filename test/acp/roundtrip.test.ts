@@ -4,7 +4,7 @@ import { validateAcpSessionUpdateParams, issuesOfAcpSessionUpdateParams, type No
 import { AcpEncoder, encodeParts } from '../../src/acp/encoder.js';
 import { decodeFrames } from '../../src/acp/decode.js';
 import { collect } from '../../src/pipeline/collect.js';
-import { acpAdapter } from '../../src/acp/adapter.js';
+import { acpAdapter } from '../../src/adapters/acp/index.js';
 import { reduce } from '../../src/events/reducer.js';
 import { emptySessionState } from '../../src/events/state.js';
 import { officialAcpErrors } from '../helpers/acp-schema.js';
@@ -69,7 +69,7 @@ describe('ACP encode/decode (fast-check, 10k parts)', () => {
   });
 });
 
-// A hand-written stream in the shape claude-agent-acp 0.101 sends (notes/acp.md §2a): Bash with the
+// A hand-written stream in the shape claude-agent-acp 0.101 sends (docs/providers/acp.md#how-claude-agent-acp-sends-claude-code-calls): Bash with the
 // raw command as title, Task as `think` with its description, a child Read stamped with
 // `_meta.claudeCode.parentToolUseId`, an MCP call titled with the raw name and kind `other`, a failed
 // Edit, and WebSearch as `fetch`.

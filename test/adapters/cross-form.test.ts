@@ -73,8 +73,8 @@ const RUNS: Run[] = [
     key: 'codex',
     shared: 4,
     forms: [
-      { label: 'exec', files: [F('codex/exec-0171-errors.jsonl')], options: { cwd: '/home/user/cx/work' } },
-      { label: 'rollout', files: [F('codex/rollout-0171-exec-errors.jsonl')] },
+      { label: 'exec', files: [F('codex/capture-0171/exec-0171-errors.jsonl')], options: { cwd: '/home/user/cx/work' } },
+      { label: 'rollout', files: [F('codex/capture-0171/rollout-0171-exec-errors.jsonl')] },
     ],
   },
   {
@@ -83,8 +83,8 @@ const RUNS: Run[] = [
     key: 'codex',
     shared: 6,
     forms: [
-      { label: 'app-server', files: [F('codex/appserver-0171-errors.jsonl')] },
-      { label: 'rollout', files: [F('codex/rollout-0171-appserver-errors.jsonl')] },
+      { label: 'app-server', files: [F('codex/capture-0171/appserver-0171-errors.jsonl')] },
+      { label: 'rollout', files: [F('codex/capture-0171/rollout-0171-appserver-errors.jsonl')] },
     ],
   },
   {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { kindFromName, nameWords } from '../../src/adapters/shared/kinds.js';
 import { identify } from '../../src/adapters/claude/tools.js';
-import { callRef, callView } from '../../src/adapters/codex/calls.js';
+import { callRef, callView } from '../../src/adapters/codex/tools.js';
 
 describe('kindFromName', () => {
   it('splits names the way providers write them', () => {

@@ -2,7 +2,7 @@
 // cost); it must agree with Date.parse on every string, well-formed or not.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toEpochMs } from '../../src/adapters/shared/emit.js';
+import { toEpochMs } from '../../src/adapters/shared/time.js';
 
 const expected = (s: string) => {
   const ms = Date.parse(s);

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isAbsolute, relative } from 'node:path/posix';
-import { commandTitle, displayPath } from '../../src/adapters/shared/titles.js';
+import { commandTitle, displayPath } from '../../src/present/titles.js';
 
 function reference(command: string, max = 80): string {
   const first = command.trim().split(/\r?\n/, 1)[0] ?? '';

@@ -1,19 +1,12 @@
-// Every file of ../shared/corpus/claude, alone, and the captured transcript with its subagent
-// files together: counts checked against an independent raw scan (test/claude/scan.ts).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Every file of ../shared/corpus/claude, alone (through the shared corpus runner), and the captured
+// transcript with its subagent files together: counts checked against an independent raw scan
+// (test/helpers/scan-claude.ts).
 import { describe, expect, it } from 'vitest';
 import { collect } from '../../src/pipeline/collect.js';
 import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { validateNormalizedToolPart, type NormalizedToolPart } from '../../src/contract/index.js';
-import { detectAdapter } from '../../src/adapters/registry.js';
-import { CORPUS, corpusAvailable, corpusFiles } from '../helpers/corpus.js';
-import { scan } from './scan.js';
-
-const available = corpusAvailable();
-const files = available ? corpusFiles('claude', (n) => n.endsWith('.jsonl') || n.endsWith('.json')) : [];
-const read = (rel: string) => readFileSync(join(CORPUS, rel), 'utf8');
-const nameOf = (rel: string) => rel.split('/').pop()!;
+import { corpusSuite, nameOf, readCorpus as read } from '../helpers/corpus-suite.js';
+import { scan } from '../helpers/scan-claude.js';
 
 function checkInvariants(parts: NormalizedToolPart[], texts: string[]) {
   const raw = scan(texts);
@@ -35,33 +28,24 @@ function checkInvariants(parts: NormalizedToolPart[], texts: string[]) {
   return raw;
 }
 
+const { available, recordings: files } = corpusSuite({
+  provider: 'claude',
+  adapter: claudeAdapter,
+  isRecording: (n) => n.endsWith('.jsonl') || n.endsWith('.json'),
+  checks: {
+    'normalizes with counts matching the raw file': ({ rel, text, r }) => {
+      expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const raw = checkInvariants(r.parts, [text]);
+      // The counts are not vacuous for the session files.
+      if (rel.endsWith('.jsonl')) expect(raw.uses.size).toBeGreaterThan(0);
+    },
+  },
+});
+
 describe.skipIf(!available)('claude corpus', () => {
   it('has the files this suite expects', () => {
     expect(files.filter((f) => f.includes('/public/')).length).toBeGreaterThanOrEqual(5);
     expect(files.filter((f) => f.includes('/captured/')).length).toBeGreaterThanOrEqual(8);
-  });
-
-  it.each(files)('%s normalizes with counts matching the raw file', (rel) => {
-    const text = read(rel);
-    const r = collect(claudeAdapter, [{ name: nameOf(rel), text }]);
-    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    const raw = checkInvariants(r.parts, [text]);
-    // The counts are not vacuous for the session files.
-    if (rel.endsWith('.jsonl')) expect(raw.uses.size).toBeGreaterThan(0);
-  });
-
-  it.each(files)('--from auto picks claude for %s', (rel) => {
-    const lines = read(rel).split('\n').filter((l) => l.trim()).slice(0, 20);
-    expect(detectAdapter({ lines, file: nameOf(rel) })?.adapter.id).toBe('claude');
-  });
-
-  it('does not claim the other providers\' recordings', () => {
-    const others = ['codex', 'opencode'].flatMap((sub) => corpusFiles(sub));
-    expect(others.length).toBeGreaterThan(0);
-    for (const rel of others) {
-      const lines = read(rel).split('\n').filter((l) => l.trim()).slice(0, 20);
-      expect(claudeAdapter.sniff({ lines, file: nameOf(rel) }), rel).toBe(0);
-    }
   });
 
   it('links the captured subagent transcript to its Agent call, with or without the .meta.json', () => {

@@ -1,7 +1,7 @@
 // Each input form and correlation rule on small hand-written cases.
 import { describe, expect, it } from 'vitest';
 import { validateNormalizedToolPart } from '../../src/contract/index.js';
-import { SID, byId, err, init, meta, out, resultMsg, run, useMsg } from './lines.js';
+import { SID, byId, err, init, meta, out, resultMsg, run, useMsg } from '../helpers/claude-lines.js';
 
 describe('stream-json / SDK messages', () => {
   it('joins tool_use and tool_result by id, in completion order, with line timestamps', () => {
@@ -98,7 +98,7 @@ describe('stream-json / SDK messages', () => {
 });
 
 describe('errors', () => {
-  const fail = (name: string, input: unknown, content: string, opts: Parameters<typeof resultMsg>[2] = {}, before: unknown[] = []) => {
+  const fail = (name: string, input: unknown, content: string, opts: Parameters<typeof resultMsg>[2] = {}, before: object[] = []) => {
     const r = run([init(), useMsg('t1', name, input), ...before, resultMsg('t1', content, { isError: true, ...opts })]);
     const p = byId(r.parts, 't1');
     expect(p.state).toBe('error');

@@ -11,6 +11,7 @@ import type { Diagnostic, ToolEvent } from '../../src/contract/index.js';
 import { NormalizePipeline } from '../../src/pipeline/normalize.js';
 import { CORPUS, REPO_ROOT, corpusAvailable, corpusFiles } from '../helpers/corpus.js';
 import { assertArbitraryLinesReported, expectValidEventsOneTerminalEach, mutate, mutationValue, type Json } from '../helpers/mutation.js';
+import { adapterEvents } from '../helpers/run-lines.js';
 
 const DIR = join(REPO_ROOT, 'fixtures', 'claude');
 
@@ -78,14 +79,7 @@ function edited(edits: { line: number; path: number[]; value: Json | undefined; 
   });
 }
 
-function runAdapter(input: string[]): { events: ToolEvent[]; diagnostics: Diagnostic[] } {
-  const events: ToolEvent[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const a = claudeAdapter.create({ event: (e) => events.push(e), diagnostic: (d) => diagnostics.push(d) }, { clock: () => 0 });
-  input.forEach((l, i) => a.line(l, { line: i + 1, offset: 0 }));
-  a.end();
-  return { events, diagnostics };
-}
+const runAdapter = (input: string[]) => adapterEvents(claudeAdapter, input);
 
 describe('claude adapter robustness', () => {
   it('has lines of every form to mutate', () => {

@@ -1,10 +1,10 @@
 // The declarative tool table: kinds for every documented tool, aliases, titles, MCP names.
 import { describe, expect, it } from 'vitest';
 import { identify, KNOWN_TOOL_NAMES, TOOL_TABLE } from '../../src/adapters/claude/tools.js';
-import { splitMcpName } from '../../src/adapters/claude/mcp-names.js';
+import { splitMcpName } from '../../src/adapters/shared/mcp-names.js';
 import { relPath } from '../../src/adapters/claude/paths.js';
 
-// Every tool name in notes/claude.md (§9 inputs, §10 results, §7 legacy polling, §6 Task/Agent),
+// Every tool name in docs/providers/claude.md#tool-names (inputs, results, legacy polling, Task/Agent),
 // written out here independently of the table.
 const DOCUMENTED = [
   'Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'WebFetch', 'WebSearch', 'Task', 'Agent', 'TodoWrite',
@@ -12,7 +12,7 @@ const DOCUMENTED = [
   'BashOutput', 'KillBash', 'KillShell', 'TaskStop', 'TaskOutput', 'ListMcpResourcesTool', 'ReadMcpResourceTool',
   'ReadMcpResourceDirTool', 'SlashCommand', 'Skill', 'ToolSearch', 'Monitor', 'SendMessage', 'ScheduleWakeup', 'CronCreate',
   'CronDelete', 'CronList', 'Workflow', 'EnterWorktree', 'ExitWorktree', 'ListAgents', 'ReportFindings',
-  // In init `tools` of the recordings and acp.md §2a:
+  // In init `tools` of the recordings and docs/providers/acp.md#how-claude-agent-acp-sends-claude-code-calls:
   'MCPSearch', 'LS', 'PowerShell',
 ];
 

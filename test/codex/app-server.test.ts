@@ -1,6 +1,6 @@
 // App-server v2 JSON-RPC hand cases: items, deltas, approvals, turns, threads.
 import { describe, expect, it } from 'vitest';
-import { eventTypes, part, run } from './run.js';
+import { eventTypes, part, run } from '../helpers/codex-lines.js';
 
 const T = 1_700_000_000_000;
 const started = (item: object, t = T, threadId = 'thr') => ({ method: 'item/started', params: { item, threadId, turnId: 'turn_1', startedAtMs: t } });

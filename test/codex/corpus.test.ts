@@ -1,55 +1,49 @@
-// Every file of ../shared/corpus/codex: recordings normalize with counts matching an independent
-// raw scan (test/codex/scan.ts); the other files (README, driver scripts) go through without a
-// crash, each line reported as malformed. `--to acp` frames validate and decode back.
-import { readFileSync } from 'node:fs';
-import { acpFramesOf } from '../helpers/golden.js';
-import { join } from 'node:path';
+// Every file of ../shared/corpus/codex: recordings (through the shared corpus runner) normalize with
+// counts matching an independent raw scan (test/helpers/scan-codex.ts); the other files (README,
+// driver scripts) go through without a crash, each line reported as malformed.
 import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
-import { detectAdapter } from '../../src/adapters/registry.js';
 import { collect, splitLines } from '../../src/pipeline/collect.js';
-import { encodeParts } from '../../src/acp/encoder.js';
-import { decodeFrames } from '../../src/acp/decode.js';
 import { validateNormalizedToolPart } from '../../src/contract/index.js';
-import { officialAcpErrors, paramsOf } from '../helpers/acp-schema.js';
-import { CORPUS, corpusAvailable, corpusFiles } from '../helpers/corpus.js';
-import { scanCodex } from './scan.js';
+import { corpusFiles } from '../helpers/corpus.js';
+import { corpusSuite, nameOf, readCorpus as read } from '../helpers/corpus-suite.js';
+import { scanCodex } from '../helpers/scan-codex.js';
 
-const available = corpusAvailable();
-const all = available ? corpusFiles('codex') : [];
-const recordings = all.filter((f) => f.endsWith('.jsonl'));
-const others = all.filter((f) => !f.endsWith('.jsonl'));
-const read = (rel: string) => readFileSync(join(CORPUS, rel), 'utf8');
-const nameOf = (rel: string) => rel.split('/').pop()!;
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+
+const { available, recordings } = corpusSuite({
+  provider: 'codex',
+  adapter: codexAdapter,
+  isRecording: (n) => n.endsWith('.jsonl'),
+  checks: {
+    'one valid part per tool id, ended calls terminal, no unknown kind, no empty title': ({ text, r }) => {
+      const raw = scanCodex(text);
+      expect(r.diagnostics).toEqual([]);
+      const ids = r.parts.map((p) => p.id);
+      expect(ids.length).toBe(raw.tools.size);
+      expect(new Set(ids)).toEqual(raw.tools);
+      for (const p of r.parts) {
+        expect(validateNormalizedToolPart(p), `${p.id} validates`).toBe(true);
+        if (raw.ended.has(p.id)) expect(['complete', 'error'], p.id).toContain(p.state);
+        expect(p.kind, p.id).not.toBe('unknown');
+        expect(p.title.trim(), p.id).not.toBe('');
+        expect(p.title, p.id).not.toBe(p.name);
+        expect(p.metadata?.provider).toBe('codex');
+      }
+      // Agent messages and reasoning make no parts.
+      for (const id of raw.nonTool) expect(ids, id).not.toContain(id);
+      // Exactly the calls the recording reports as failed end in error.
+      expect(new Set(r.parts.filter((p) => p.state === 'error').map((p) => p.id))).toEqual(raw.failed);
+    },
+  },
+});
+const others = available ? corpusFiles('codex', (n) => !n.endsWith('.jsonl')) : [];
 
 describe.skipIf(!available)('codex corpus', () => {
   it('has the recordings this suite expects', () => {
     expect(recordings.filter((f) => f.includes('/public/'))).toHaveLength(3);
     expect(recordings.filter((f) => f.includes('/captured/')).length).toBeGreaterThanOrEqual(5);
     expect(others.length).toBeGreaterThan(0);
-  });
-
-  it.each(recordings)('%s: one valid part per tool id, ended calls terminal, no unknown kind, no empty title', (rel) => {
-    const text = read(rel);
-    const raw = scanCodex(text);
-    const r = collect(codexAdapter, [{ name: nameOf(rel), text }]);
-    expect(r.diagnostics).toEqual([]);
-    const ids = r.parts.map((p) => p.id);
-    expect(ids.length).toBe(raw.tools.size);
-    expect(new Set(ids)).toEqual(raw.tools);
-    for (const p of r.parts) {
-      expect(validateNormalizedToolPart(p), `${p.id} validates`).toBe(true);
-      if (raw.ended.has(p.id)) expect(['complete', 'error'], p.id).toContain(p.state);
-      expect(p.kind, p.id).not.toBe('unknown');
-      expect(p.title.trim(), p.id).not.toBe('');
-      expect(p.title, p.id).not.toBe(p.name);
-      expect(p.metadata?.provider).toBe('codex');
-    }
-    // Agent messages and reasoning make no parts.
-    for (const id of raw.nonTool) expect(ids, id).not.toContain(id);
-    // Exactly the calls the recording reports as failed end in error.
-    expect(new Set(r.parts.filter((p) => p.state === 'error').map((p) => p.id))).toEqual(raw.failed);
   });
 
   it('the {dir, msg} app-server capture, unwrapped to bare messages, gives the same parts', () => {
@@ -77,39 +71,5 @@ describe.skipIf(!available)('codex corpus', () => {
     expect(r.parts).toEqual([]);
     const nonEmpty = splitLines(text).filter((l) => l.text.trim()).length;
     expect(r.diagnostics.filter((d) => d.code === 'malformed_line')).toHaveLength(nonEmpty);
-  });
-
-  it.each(recordings)('--from auto picks codex for %s', (rel) => {
-    const lines = read(rel).split('\n').filter((l) => l.trim()).slice(0, 20);
-    expect(detectAdapter({ lines, file: nameOf(rel) })?.adapter.id).toBe('codex');
-  });
-
-  it("does not claim the other providers' recordings", () => {
-    const foreign = ['claude', 'opencode'].flatMap((sub) => corpusFiles(sub));
-    expect(foreign.length).toBeGreaterThan(0);
-    for (const rel of foreign) {
-      const lines = read(rel).split('\n').filter((l) => l.trim()).slice(0, 20);
-      expect(codexAdapter.sniff({ lines, file: nameOf(rel) }), rel).toBe(0);
-    }
-  });
-
-  it.each(recordings)('%s: encodeParts frames validate against the official ACP schema and decode to the same parts', (rel) => {
-    const r = collect(codexAdapter, read(rel));
-    for (const [sessionId, parts] of r.sessions) {
-      const frames = encodeParts(sessionId, parts);
-      for (const f of frames) expect(officialAcpErrors(f)).toEqual([]);
-      const decoded = decodeFrames(frames);
-      expect(decoded.diagnostics).toEqual([]);
-      expect(plain(decoded.parts)).toEqual(plain(parts));
-    }
-  });
-
-  it.each(recordings)('%s: streamed --to acp frames validate and decode to the same parts', (rel) => {
-    const text = read(rel);
-    const frames = acpFramesOf(codexAdapter, [{ name: rel, text }]);
-    for (const f of frames) expect(officialAcpErrors(paramsOf(f))).toEqual([]);
-    const decoded = decodeFrames(frames);
-    expect(decoded.diagnostics).toEqual([]);
-    expect(plain(decoded.parts)).toEqual(plain(collect(codexAdapter, text).parts));
   });
 });

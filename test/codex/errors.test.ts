@@ -1,18 +1,19 @@
 // The Codex error table (src/adapters/codex/errors.ts): every row is matched by a line the real
-// binary wrote (fixtures/codex/*-0171-*.jsonl, recorded from codex-cli 0.171.0; see
+// binary wrote (fixtures/codex/capture-0171/*.jsonl, recorded from codex-cli 0.171.0; see
 // fixtures/codex/SOURCES.md), and the call of that line comes out as an error with the row's code,
 // in the rollout of an exec run and of an app-server run alike.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
-import { OUTPUT_ERRORS, outputError } from '../../src/adapters/codex/errors.js';
-import { readCallOutput } from '../../src/adapters/codex/call-output.js';
+import { exitCodeOf, FAILURES, OUTPUT_ERRORS, outputError } from '../../src/adapters/codex/errors.js';
+import { readCallOutput } from '../../src/adapters/codex/output.js';
 import { collect } from '../../src/pipeline/collect.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
-import { scanCodex } from './scan.js';
+import { FIXTURES } from '../helpers/golden-cases.js';
+import { scanCodex } from '../helpers/scan-codex.js';
 
-const DIR = join(REPO_ROOT, 'fixtures', 'codex');
+const DIR = join(FIXTURES, 'codex', 'capture-0171');
 const RECORDED = readdirSync(DIR).filter((f) => /-0171-.*\.jsonl$/.test(f)).sort();
 
 interface Seen {
@@ -99,5 +100,32 @@ describe('codex error table', () => {
     const rollout = ['call_cat:exit_nonzero', 'call_verify:tool_error', 'call_outside:denied', 'call_escalate:denied', 'call_unknown:unknown_tool', 'call_mcp_fail:tool_error', 'call_ls:exit_nonzero'];
     expect(failing('rollout-0171-exec-errors.jsonl')).toEqual(rollout);
     expect(failing('rollout-0171-appserver-errors.jsonl')).toEqual(rollout);
+  });
+});
+
+describe('codex failure situations (FAILURES)', () => {
+  it('give each situation its code and message', () => {
+    expect(FAILURES.denied('Running ls', false)).toEqual({ message: 'Running ls: declined by the user', code: 'denied' });
+    expect(FAILURES.denied('Running ls', true)).toEqual({ message: 'Running ls: cancelled by the user', code: 'denied' });
+    expect(FAILURES.rejected(undefined)).toEqual({ message: 'Rejected by the user', code: 'denied' });
+    expect(FAILURES.interrupted('t')).toEqual({ message: 't: interrupted before it finished', code: 'interrupted' });
+    expect(FAILURES.turnEnded('t', 'the turn was aborted (x)')).toEqual({ message: 't: the turn was aborted (x)', code: 'interrupted' });
+    expect(FAILURES.turnInterrupted('t')).toEqual({ message: 't: the turn was interrupted', code: 'interrupted' });
+    expect(FAILURES.turnFailed('t', 'quota')).toEqual({ message: 't: stopped because the turn failed (quota)', code: 'interrupted' });
+    expect(FAILURES.turnFailed('t', undefined)).toEqual({ message: 't: stopped because the turn failed', code: 'interrupted' });
+    expect(FAILURES.exit(2, '\nno such file\n')).toEqual({ message: 'Exit code 2\nno such file', code: 'exit_nonzero' });
+    expect(FAILURES.failed('t')).toEqual({ message: 't: failed', code: 'tool_error' });
+    expect(FAILURES.toolError('boom', { type: 'x' })).toEqual({ message: 'boom', code: 'tool_error', details: { type: 'x' } });
+    expect(Object.keys(FAILURES.toolError('boom'))).toEqual(['message', 'code']);
+    expect(FAILURES.unanswered('the client did not answer')).toEqual({ message: 'the client did not answer', code: 'cancelled' });
+    expect([exitCodeOf(124, 'command timed out'), exitCodeOf(124, 'other'), exitCodeOf(1, 'timed out')]).toEqual(['timeout', 'exit_nonzero', 'exit_nonzero']);
+  });
+
+  it('are the only place in the Codex adapter that writes an error code', () => {
+    const dir = join(REPO_ROOT, 'src', 'adapters', 'codex');
+    const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.ts') && f !== 'errors.ts');
+    const sites = files.flatMap((f) => (readFileSync(join(dir, f), 'utf8').match(/\bcode(?: = |: )'[a-z_]+'/g) ?? []).map((m) => `${f}: ${m}`));
+    expect(files.length).toBeGreaterThan(15);
+    expect(sites).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // `codex exec --json` hand cases: one form rule per test.
 import { describe, expect, it } from 'vitest';
 import { validateNormalizedToolPart } from '../../src/contract/index.js';
-import { eventTypes, part, run } from './run.js';
+import { eventTypes, part, run } from '../helpers/codex-lines.js';
 
 const item = (type: string, it: object) => ({ type, item: it });
 const thread = { type: 'thread.started', thread_id: 'thr_1' };

@@ -2,14 +2,14 @@
 // web-search titles, patches, call outputs, MCP names, recorder envelopes and sniffing.
 import { describe, expect, it } from 'vitest';
 import { scriptOf, shellWords, unwrapCommand } from '../../src/adapters/codex/shell.js';
-import { itemIds } from '../../src/adapters/codex/exec.js';
+import { itemIds } from '../../src/adapters/codex/forms/exec.js';
 import { searchAction, webSearchTitle } from '../../src/adapters/codex/web-search.js';
 import { changesOf, changesTitle, changeToolKind, parsePatch, patchIn } from '../../src/adapters/codex/changes.js';
-import { readCallOutput } from '../../src/adapters/codex/call-output.js';
-import { callRef, mcpRef } from '../../src/adapters/codex/calls.js';
+import { readCallOutput } from '../../src/adapters/codex/output.js';
+import { callRef, mcpRef } from '../../src/adapters/codex/tools.js';
 import { commandActions, commandItemTitle } from '../../src/adapters/codex/commands.js';
-import { rpcOf } from '../../src/adapters/codex/rpc.js';
-import { sniffLines } from '../../src/adapters/codex/forms.js';
+import { rpcOf } from '../../src/adapters/codex/forms/rpc.js';
+import { sniffLines } from '../../src/adapters/codex/sniff.js';
 import { camel, durationMsOf, get, pathOf, statusOf } from '../../src/adapters/codex/fields.js';
 import { mcpResult } from '../../src/adapters/codex/content.js';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
@@ -213,7 +213,7 @@ describe('recorder envelopes and sniffing', () => {
 
 describe('lines that cannot carry tool data are not parsed', () => {
   it('skips reasoning, messages and token counts, but still reports a truncated one', async () => {
-    const { carriesNoToolData } = await import('../../src/adapters/codex/forms.js');
+    const { carriesNoToolData } = await import('../../src/adapters/codex/sniff.js');
     const reasoning = '{"timestamp":"2025-09-25T01:22:25.361Z","type":"response_item","payload":{"type":"reasoning","summary":[],"encrypted_content":"gAAA"}}';
     expect(carriesNoToolData(reasoning)).toBe(true);
     expect(carriesNoToolData('{"timestamp":"t","ordinal":3,"type":"event_msg","payload":{"type":"token_count","info":null}}')).toBe(true);

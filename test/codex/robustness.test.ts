@@ -1,29 +1,18 @@
 // Never throw on input: fixture lines with values replaced, fields dropped, lines cut and shuffled
 // still go through, every event the adapter emits validates, and nothing is emitted twice as
 // terminal for one part.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
-import type { Diagnostic, ToolEvent } from '../../src/contract/index.js';
-import { REPO_ROOT } from '../helpers/corpus.js';
+import { fixtureFiles } from '../helpers/golden-cases.js';
 import { assertArbitraryLinesReported, expectValidEventsOneTerminalEach, mutate, mutationValue, type Json } from '../helpers/mutation.js';
+import { adapterEvents } from '../helpers/run-lines.js';
 
-const DIR = join(REPO_ROOT, 'fixtures', 'codex');
-const lines = readdirSync(DIR)
-  .filter((f) => f.endsWith('.jsonl'))
-  .flatMap((f) => readFileSync(join(DIR, f), 'utf8').split('\n').filter((l) => l.trim()));
+const lines = fixtureFiles('codex', (f) => f.endsWith('.jsonl')).flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()));
 
 
-function runLines(input: string[]): { events: ToolEvent[]; diagnostics: Diagnostic[] } {
-  const events: ToolEvent[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const a = codexAdapter.create({ event: (e) => events.push(e), diagnostic: (d) => diagnostics.push(d) }, { clock: () => 0 });
-  input.forEach((l, i) => a.line(l, { line: i + 1, offset: 0 }));
-  a.end();
-  return { events, diagnostics };
-}
+const runAdapter = (input: string[]) => adapterEvents(codexAdapter, input);
 
 const value = mutationValue([
   'inProgress', 'completed', 'failed', 'declined', 'interrupted', 'in_progress', 'item/started', 'function_call', 'web_search', 'commandExecution',
@@ -48,7 +37,7 @@ describe('codex adapter robustness', () => {
             if (e.cut !== undefined) return raw.slice(0, e.cut % raw.length);
             return JSON.stringify(mutate(JSON.parse(raw) as Json, e.path, e.value));
           });
-          const { events } = runLines(input);
+          const { events } = runAdapter(input);
           expectValidEventsOneTerminalEach(events);
         },
       ),
@@ -57,6 +46,6 @@ describe('codex adapter robustness', () => {
   });
 
   it('arbitrary JSON and text lines are reported, not thrown', () => {
-    assertArbitraryLinesReported(runLines);
+    assertArbitraryLinesReported(runAdapter);
   });
 });

@@ -1,12 +1,11 @@
 // Rollout hand cases: Responses API calls paired by call_id, their outputs, and the event records
 // Codex writes for the same calls.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { collect } from '../../src/pipeline/collect.js';
-import { REPO_ROOT } from '../helpers/corpus.js';
-import { eventTypes, part, run } from './run.js';
+import { fixturePath } from '../helpers/golden-cases.js';
+import { eventTypes, part, run } from '../helpers/codex-lines.js';
 
 let second = 0;
 const ts = () => `2026-01-15T10:00:${String(second++ % 60).padStart(2, '0')}.000Z`;
@@ -172,7 +171,7 @@ describe('concatenated rollouts', () => {
 
 describe('the same calls recorded twice', () => {
   it('an app-server trace and the rollout of the same thread give one part per call, quietly', () => {
-    const text = (f: string) => readFileSync(join(REPO_ROOT, 'fixtures', 'codex', f), 'utf8');
+    const text = (f: string) => readFileSync(fixturePath(`codex/${f.replace(/\.jsonl$/, '')}`, f), 'utf8');
     const both = collect(codexAdapter, [{ name: 'appserver-tools.jsonl', text: text('appserver-tools.jsonl') }, { name: 'rollout-0163-probe.jsonl', text: text('rollout-0163-probe.jsonl') }]);
     expect(both.diagnostics).toEqual([]);
     const ids = both.parts.map((p) => p.id);

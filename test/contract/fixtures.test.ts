@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validators, ENTRY_POINTS, type EntryPoint } from '../../src/contract/index.js';
-import { listSchemaFixtures } from '../../src/contract/fixtures.js';
+import { listSchemaFixtures } from '../helpers/schema-fixtures.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
 
 const fixtures = listSchemaFixtures(REPO_ROOT);

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolExecutor, ToolRegistry, builtinTools, replaceExact, unifiedDiff, type BuiltinOptions, type Hunk } from '../../src/executor/index.js';
-import { checkResult, sleep, tempDir } from './helpers.js';
+import { checkResult, sleep, tempDir } from '../helpers/executor.js';
 
 const ws = tempDir();
 mkdirSync(join(ws, 'dir'));

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { issuesOfNormalizedToolPart, issuesOfToolEvent, type NormalizedToolPart, type ToolEvent } from '../../src/contract/index.js';
 import { runCli } from '../../src/cli/run.js';
 import { officialAcpErrors, paramsOf } from '../helpers/acp-schema.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from '../helpers/executor.js';
 
 const ws = tempDir();
 const home = join(ws, 'home');

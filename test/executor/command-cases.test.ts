@@ -6,7 +6,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROLE_GATES, resolvePolicy, type PolicyInput } from '../../src/executor/index.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from '../helpers/executor.js';
 
 const ws = tempDir();
 mkdirSync(join(ws, 'sub'));

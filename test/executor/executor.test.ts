@@ -13,7 +13,7 @@ import { MemoryEventStore } from '../../src/store/memory.js';
 import {
   ExecutorRecordError, ToolExecutor, ToolRegistry, builtinTools, failure, success, type FileAffectingTool, type Tool, type ToolExecutorOptions,
 } from '../../src/executor/index.js';
-import { checkResult, sleep, tempDir } from './helpers.js';
+import { checkResult, sleep, tempDir } from '../helpers/executor.js';
 
 const ws = tempDir();
 

@@ -8,7 +8,7 @@ import type { PolicyCheck, Tier } from '../../src/contract/index.js';
 import {
   ROLE_GATES, assess, type Assessment, builtinTools, classifyAddress, commandSegments, resolvePolicy, success, type PolicyInput, type Tool,
 } from '../../src/executor/index.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from '../helpers/executor.js';
 
 const ws = tempDir();
 mkdirSync(join(ws, 'sub'));

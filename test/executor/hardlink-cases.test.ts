@@ -8,7 +8,7 @@ import { linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { builtinTools, ToolExecutor, ToolRegistry, type PolicyInput } from '../../src/executor/index.js';
-import { checkResult, tempDir } from './helpers.js';
+import { checkResult, tempDir } from '../helpers/executor.js';
 
 const base = tempDir('toolnorm-links-');
 const root = join(base, 'root');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { issuesOfToolCallAssessmentRecord, type Tier } from '../../src/contract/index.js';
 import { assess, builtinTools, resolvePolicy, type Tool } from '../../src/executor/index.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from '../helpers/executor.js';
 
 const base = tempDir();
 const ws = join(base, 'ws');

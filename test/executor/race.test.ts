@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtinTools, ToolExecutor, ToolRegistry, type ExecutionResult } from '../../src/executor/index.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from '../helpers/executor.js';
 
 const CALLS = Number(process.env.TOOLNORM_RACE_CALLS ?? 10_000);
 const SECRET = 'OUTSIDE-SECRET';

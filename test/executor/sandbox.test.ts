@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileMutationRecord } from '../../src/contract/index.js';
 import { builtinTools, ToolExecutor, ToolRegistry, type PolicyInput } from '../../src/executor/index.js';
 import { bwrapArgs, probeBwrap } from '../../src/executor/sandbox/bwrap.js';
-import { checkResult, tempDir } from './helpers.js';
+import { checkResult, tempDir } from '../helpers/executor.js';
 
 const haveBwrap = existsSync('/usr/bin/bwrap') && probeBwrap('/usr/bin/bwrap') === undefined;
 if (process.env.CI && !haveBwrap) throw new Error('CI installs bubblewrap (.ci/run); /usr/bin/bwrap is missing or cannot create a sandbox');

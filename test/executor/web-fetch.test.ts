@@ -7,7 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { builtinTools, ToolExecutor, ToolRegistry, type PolicyInput } from '../../src/executor/index.js';
-import { checkResult, tempDir } from './helpers.js';
+import { checkResult, tempDir } from '../helpers/executor.js';
 
 const ws = tempDir();
 let server: Server;

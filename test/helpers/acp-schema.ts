@@ -1,6 +1,6 @@
 // The official ACP v1 schema from @agentclientprotocol/sdk, compiled once. Frames are checked on
 // `params` against $defs/SessionNotification: validating a whole JSON-RPC message proves nothing
-// (notes/acp.md §1.6).
+// (docs/providers/acp.md#checking-frames-against-the-official-schema).
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';

@@ -25,8 +25,13 @@ export function acpFramesOf(adapter: AdapterDefinition, inputs: readonly InputFi
 
 /** The expected value stored in `dir/file`; with UPDATE_GOLDEN=1 it is (re)written from `actual` first. */
 export function golden(dir: string, file: string, actual: unknown): unknown {
+  if (UPDATE_GOLDEN) writeFileSync(join(dir, file), `${JSON.stringify(actual, null, 2)}\n`);
+  return storedGolden(dir, file);
+}
+
+/** The expected value stored in `dir/file`, never rewritten (for a golden that must equal another's files). */
+export function storedGolden(dir: string, file: string): unknown {
   const path = join(dir, file);
-  if (UPDATE_GOLDEN) writeFileSync(path, `${JSON.stringify(actual, null, 2)}\n`);
-  else if (!existsSync(path)) throw new Error(`missing golden file ${relative(REPO_ROOT, path)}: run with UPDATE_GOLDEN=1, review it by hand, and commit it`);
+  if (!existsSync(path)) throw new Error(`missing golden file ${relative(REPO_ROOT, path)}: run with UPDATE_GOLDEN=1, review it by hand, and commit it`);
   return JSON.parse(readFileSync(path, 'utf8'));
 }

@@ -1,19 +1,13 @@
-// Every recording in ../shared/corpus/opencode, normalized one file at a time and all together.
-// Expected counts and states come from a plain scan of the raw JSON (a deep walk for objects
-// with type "tool"), not from the adapter.
-import { readFileSync } from 'node:fs';
-import { acpFramesOf } from '../helpers/golden.js';
-import { join } from 'node:path';
+// Every recording in ../shared/corpus/opencode, one file at a time (through the shared corpus runner)
+// and all together. Expected counts and states come from a plain scan of the raw JSON (a deep walk
+// for objects with type "tool"), not from the adapter.
 import { describe, expect, it } from 'vitest';
 import { issuesOfNormalizedToolPart, type NormalizedToolPart } from '../../src/contract/index.js';
-import { detectAdapter } from '../../src/adapters/registry.js';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
 import { ERROR_RULES } from '../../src/adapters/opencode/errors.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
-import { collect, splitLines } from '../../src/pipeline/collect.js';
-import { decodeFrames } from '../../src/acp/decode.js';
-import { officialAcpErrors, paramsOf } from '../helpers/acp-schema.js';
-import { CORPUS, corpusAvailable, corpusFiles } from '../helpers/corpus.js';
+import { collect } from '../../src/pipeline/collect.js';
+import { corpusAvailable } from '../helpers/corpus.js';
+import { corpusSuite, readCorpus as read } from '../helpers/corpus-suite.js';
 
 type Obj = Record<string, unknown>;
 interface Scanned {
@@ -68,37 +62,30 @@ function expected(s: Scanned): { state: NormalizedToolPart['state']; code?: stri
   return { state: 'complete' };
 }
 
-const files = corpusAvailable() ? corpusFiles('opencode', (n) => !n.endsWith('.md')) : [];
-const read = (rel: string) => readFileSync(join(CORPUS, rel), 'utf8');
-const asInput = (rel: string) => ({ name: rel, text: read(rel) });
+const scans = new Map<string, Map<string, Scanned>>();
+const scanOf = (rel: string, text: string) => scans.get(rel) ?? scans.set(rel, scan(text)).get(rel)!;
 
-describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
-  it('has the recordings the issue names (run JSON, both SSE streams, exports, messages API)', () => {
-    const names = files.map((f) => f.split('/').pop());
-    for (const n of ['run.jsonl', 'events.sse', 'global-events.sse', 'export.json', 'export-child.json', 'messages-api.json']) expect(names).toContain(n);
-    expect(files.filter((f) => f.includes('/public/')).length).toBeGreaterThanOrEqual(2);
-  });
-
-  describe.each(files)('%s', (rel) => {
-    const text = read(rel);
-    const scanned = scan(text);
-    const r = collect(opencodeAdapter, [{ name: rel, text }]);
-    const byId = new Map(r.parts.map((p) => [p.id, p]));
-
-    it('normalizes without an error diagnostic and without invalid events', () => {
+const { recordings: files } = corpusSuite({
+  provider: 'opencode',
+  adapter: opencodeAdapter,
+  isRecording: (n) => !n.endsWith('.md'),
+  // The collector lists parts session by session; the frames follow the stream, child sessions interleaved.
+  acpOrder: 'id',
+  checks: {
+    'normalizes without an error diagnostic and without invalid events': ({ r }) => {
       expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       expect(r.diagnostics.filter((d) => d.code === 'invalid_event' || d.code === 'malformed_line')).toEqual([]);
-    });
-
-    it('gives one part per distinct tool part.id, and every part validates', () => {
+    },
+    'gives one part per distinct tool part.id, and every part validates': ({ rel, text, r }) => {
+      const scanned = scanOf(rel, text);
       expect(scanned.size).toBeGreaterThan(0);
       expect(r.parts.length).toBe(scanned.size);
       expect(new Set(r.parts.map((p) => p.id))).toEqual(new Set(scanned.keys()));
       for (const p of r.parts) expect(issuesOfNormalizedToolPart(p), p.id).toEqual([]);
-    });
-
-    it('states match the recording (aborted, denied and invalid calls included)', () => {
-      for (const s of scanned.values()) {
+    },
+    'states match the recording (aborted, denied and invalid calls included)': ({ rel, text, r }) => {
+      const byId = new Map(r.parts.map((p) => [p.id, p]));
+      for (const s of scanOf(rel, text).values()) {
         const p = byId.get(s.id)!;
         const want = expected(s);
         expect(p.state, `${s.id} ${s.tool} ${s.status}`).toBe(want.state);
@@ -107,9 +94,8 @@ describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
         if (s.status === 'error') expect(p.state === 'error' && p.error.message).toBe(s.state.error);
         if (want.state === 'complete') expect((p as { output?: { text?: string } }).output?.text).toBe(s.state.output);
       }
-    });
-
-    it('no documented tool has kind unknown; no title is empty, multi-line or the bare tool name', () => {
+    },
+    'no documented tool has kind unknown; no title is empty, multi-line or the bare tool name': ({ r }) => {
       for (const p of r.parts) {
         const raw = String(p.metadata?.rawType);
         if (DOCUMENTED.includes(raw)) expect(p.kind, p.id).not.toBe('unknown');
@@ -120,9 +106,10 @@ describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
         expect(p.title, p.id).not.toContain('\n');
         expect(p.title, p.id).not.toBe(raw);
       }
-    });
-
-    it('child-session calls carry the task part that spawned them as parent', () => {
+    },
+    'child-session calls carry the task part that spawned them as parent': ({ rel, text, r }) => {
+      const scanned = scanOf(rel, text);
+      const byId = new Map(r.parts.map((p) => [p.id, p]));
       const taskOf = new Map<string, string>();
       for (const s of scanned.values()) {
         const child = (s.state.metadata as Obj | undefined)?.sessionId;
@@ -134,36 +121,20 @@ describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
         else expect(byId.get(s.id)!.metadata?.parentId, s.id).toBeUndefined();
       }
       for (const [child, task] of taskOf) expect(byId.get(task)!.metadata?.childSessionId).toBe(child);
-    });
-
-    it('the error parts are exactly the calls that failed by the rule, by id', () => {
-      const failed = [...scanned.values()].filter((x) => expected(x).state === 'error').map((x) => x.id);
+    },
+    'the error parts are exactly the calls that failed by the rule, by id': ({ rel, text, r }) => {
+      const failed = [...scanOf(rel, text).values()].filter((x) => expected(x).state === 'error').map((x) => x.id);
       expect(r.parts.filter((p) => p.state === 'error').map((p) => p.id).sort()).toEqual(failed.sort());
-    });
+    },
+  },
+});
+const asInput = (rel: string) => ({ name: rel, text: read(rel) });
 
-    it('--from auto picks the opencode adapter', () => {
-      const sample = splitLines(text).map((l) => l.text).filter((l) => l.trim()).slice(0, 20);
-      expect(detectAdapter({ lines: sample, file: rel })?.adapter.id).toBe('opencode');
-    });
-
-    it('--to acp: every frame validates against the official ACP schema and decodes back to the parts', () => {
-      const frames = acpFramesOf(opencodeAdapter, [{ name: rel, text }]);
-      for (const f of frames) expect(officialAcpErrors(paramsOf(f))).toEqual([]);
-      const decoded = decodeFrames(frames);
-      expect(decoded.diagnostics).toEqual([]);
-      const sortById = (ps: NormalizedToolPart[]) => JSON.parse(JSON.stringify([...ps].sort((a, b) => a.id.localeCompare(b.id)))) as unknown;
-      expect(sortById(decoded.parts)).toEqual(sortById(r.parts));
-    });
-
-    it('the streaming pipeline prints the same parts', () => {
-      const out: NormalizedToolPart[] = [];
-      const p = new NormalizePipeline(opencodeAdapter, { to: 'parts', clock: () => 0 }, { output: (x) => out.push(x as NormalizedToolPart), diagnostic: () => {} });
-      p.beginFile(rel);
-      for (const [i, l] of splitLines(text).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: rel });
-      p.endFile(rel);
-      p.end();
-      expect(new Set(out.map((x) => JSON.stringify(x)))).toEqual(new Set(r.parts.map((x) => JSON.stringify(x))));
-    });
+describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
+  it('has the recordings the issue names (run JSON, both SSE streams, exports, messages API)', () => {
+    const names = files.map((f) => f.split('/').pop());
+    for (const n of ['run.jsonl', 'events.sse', 'global-events.sse', 'export.json', 'export-child.json', 'messages-api.json']) expect(names).toContain(n);
+    expect(files.filter((f) => f.includes('/public/')).length).toBeGreaterThanOrEqual(2);
   });
 
   it('the recorded edge cases come out as the notes describe them', () => {

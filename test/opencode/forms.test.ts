@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
-import { busEvent, completed, CWD, MSG, normalize, partUpdated, pending, running, SES, sessionCreated, sse, toolPart } from './helpers.js';
+import { busEvent, completed, CWD, MSG, run, partUpdated, pending, running, SES, sessionCreated, sse, toolPart } from '../helpers/opencode-lines.js';
 
 const BASH = { command: 'ls', description: 'List files' };
 const call = [
@@ -13,7 +13,7 @@ const call = [
 describe('GET /event SSE', () => {
   it('reads data lines, ignores event/id/retry fields and comments', () => {
     const text = `: keep-alive\nevent: message\nid: 7\nretry: 1000\n${sse(call)}`;
-    const r = normalize(text);
+    const r = run(text);
     expect(r.parts).toHaveLength(1);
     expect(r.parts[0]).toMatchObject({ id: 'prt_1', state: 'complete' });
     expect(r.diagnostics).toEqual([]);
@@ -22,20 +22,20 @@ describe('GET /event SSE', () => {
   it('joins an event whose data spans several data: lines', () => {
     const json = JSON.stringify(call[3], null, 2).split('\n');
     const text = sse(call.slice(0, 3)) + json.map((l) => `data: ${l}`).join('\n') + '\n\n';
-    const r = normalize(text);
+    const r = run(text);
     expect(r.parts[0]!.state).toBe('complete');
     expect(r.diagnostics).toEqual([]);
   });
 
   it('reports data that never becomes JSON as a malformed line at its first line, and goes on', () => {
     const text = `data: {"id":"evt_x","type":"message.part.updated","properties":{\n\n${sse(call)}`;
-    const r = normalize(text);
+    const r = run(text);
     expect(r.diagnostics).toMatchObject([{ code: 'malformed_line', source: { line: 1 } }]);
     expect(r.parts[0]!.state).toBe('complete');
   });
 
   it('reports a line that is not SSE inside an SSE stream', () => {
-    const r = normalize(`${sse(call.slice(0, 2))}garbage here\n${sse(call.slice(2))}`);
+    const r = run(`${sse(call.slice(0, 2))}garbage here\n${sse(call.slice(2))}`);
     expect(r.diagnostics.map((d) => [d.code, d.source?.line])).toEqual([['malformed_line', 5]]);
     expect(r.parts[0]!.state).toBe('complete');
   });
@@ -45,7 +45,7 @@ describe('GET /event SSE', () => {
       { type: 'message.part.updated', properties: { part: toolPart('prt_v1', 'read', running({ filePath: '/a' })), delta: '' } },
       { type: 'message.part.updated', properties: { part: toolPart('prt_v1', 'read', completed({ filePath: '/a' }, 'text')) } },
     ];
-    const r = normalize(sse(v1));
+    const r = run(sse(v1));
     expect(r.parts).toMatchObject([{ id: 'prt_v1', state: 'complete' }]);
     expect(r.events[0]!.sessionId).toBe(SES);
   });
@@ -60,25 +60,25 @@ describe('GET /event SSE', () => {
       busEvent('session.error', { sessionID: SES, error: { name: 'MessageAbortedError', data: { message: 'Aborted' } } }),
       busEvent('server.heartbeat', {}),
     ];
-    const r = normalize(sse(noise));
+    const r = run(sse(noise));
     expect(r.parts).toEqual([]);
     expect(r.diagnostics).toEqual([]);
   });
 
   it('says so for events that look like tool data it does not read (SDK v2 session.next.tool.*)', () => {
-    const r = normalize(sse([busEvent('session.next.tool.called', { sessionID: SES, callID: 'c1', tool: 'bash', input: {} })]));
+    const r = run(sse([busEvent('session.next.tool.called', { sessionID: SES, callID: 'c1', tool: 'bash', input: {} })]));
     expect(r.parts).toEqual([]);
     expect(r.diagnostics).toMatchObject([{ code: 'unknown_event', severity: 'warning' }]);
   });
 
   it('a tool part that cannot be read is a diagnostic, not a crash', () => {
-    const r = normalize(sse([partUpdated(toolPart('prt_bad', 'bash', { status: 'exploded', input: {} }))]));
+    const r = run(sse([partUpdated(toolPart('prt_bad', 'bash', { status: 'exploded', input: {} }))]));
     expect(r.parts).toEqual([]);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['unreadable_tool_part']);
   });
 
   it('is deterministic: the same bytes give the same events', () => {
-    expect(normalize(sse(call)).events).toEqual(normalize(sse(call)).events);
+    expect(run(sse(call)).events).toEqual(run(sse(call)).events);
   });
 });
 
@@ -92,8 +92,8 @@ describe('GET /global/event SSE', () => {
 
   it('unwraps payload and drops the sync duplicate of each durable event', () => {
     const global = call.flatMap((e) => [wrap(e), sync(e)]);
-    const direct = normalize(sse(call));
-    const r = normalize(sse(global));
+    const direct = run(sse(call));
+    const r = run(sse(global));
     const noSource = (es: typeof r.events) => es.map(({ source: _source, ...e }) => e);
     expect(noSource(r.events)).toEqual(noSource(direct.events));
     expect(r.parts).toEqual(direct.parts);
@@ -101,12 +101,12 @@ describe('GET /global/event SSE', () => {
   });
 
   it('reads a sync payload whose plain twin never came, as the event it wraps', () => {
-    const r = normalize(sse(call.map(sync)));
+    const r = run(sse(call.map(sync)));
     expect(r.parts).toMatchObject([{ id: 'prt_1', state: 'complete', title: 'List files' }]);
   });
 
   it('takes the envelope directory as the cwd when no session info says otherwise', () => {
-    const r = normalize(sse([wrap(partUpdated(toolPart('prt_g', 'read', completed({ filePath: `${CWD}/x/y.md` }, 'z'))))]));
+    const r = run(sse([wrap(partUpdated(toolPart('prt_g', 'read', completed({ filePath: `${CWD}/x/y.md` }, 'z'))))]));
     expect(r.parts[0]).toMatchObject({ title: 'Reading x/y.md', metadata: { cwd: CWD } });
   });
 });
@@ -122,14 +122,14 @@ describe('opencode run --format json', () => {
   ];
 
   it('reads tool_use lines and nothing else', () => {
-    const r = normalize(runLines.map((l) => JSON.stringify(l)).join('\n'));
+    const r = run(runLines.map((l) => JSON.stringify(l)).join('\n'));
     expect(r.parts).toMatchObject([{ id: 'prt_r', state: 'complete', title: 'List files' }]);
     expect(r.diagnostics).toEqual([]);
   });
 
   it('reports a broken line and keeps going', () => {
     const text = ['{"type":"tool_use", broken', ...runLines.map((l) => JSON.stringify(l))].join('\n');
-    const r = normalize(text);
+    const r = run(text);
     expect(r.diagnostics.map((d) => [d.code, d.source?.line])).toEqual([['malformed_line', 1]]);
     // The broken first line made it look like a document; the other lines are whole JSON, so it is read as lines.
     expect(r.parts).toHaveLength(1);
@@ -137,15 +137,15 @@ describe('opencode run --format json', () => {
 
   it('a broken line after the first is one malformed line', () => {
     const text = [JSON.stringify(runLines[0]), '{"type":"tool_use", broken', JSON.stringify(runLines[1])].join('\n');
-    const r = normalize(text);
+    const r = run(text);
     expect(r.diagnostics.map((d) => [d.code, d.source?.line])).toEqual([['malformed_line', 2]]);
     expect(r.parts).toHaveLength(1);
   });
 
   it('JSON that is no OpenCode record is malformed; a record of an unknown type is skipped', () => {
-    const r = normalize(['[1, 2]', '{"hello":"world"}', '{"type":"future_line","sessionID":"ses_x"}'].join('\n'));
+    const r = run(['[1, 2]', '{"hello":"world"}', '{"type":"future_line","sessionID":"ses_x"}'].join('\n'));
     expect(r.diagnostics.map((d) => d.code)).toEqual(['malformed_line', 'malformed_line', 'malformed_line']);
-    const r2 = normalize([JSON.stringify(runLines[0]), '{"type":"future_line","sessionID":"ses_x"}'].join('\n'));
+    const r2 = run([JSON.stringify(runLines[0]), '{"type":"future_line","sessionID":"ses_x"}'].join('\n'));
     expect(r2.diagnostics).toEqual([]);
   });
 });
@@ -157,14 +157,14 @@ const exported = { info: { id: SES, directory: CWD, title: 'T' }, messages };
 
 describe('exports and the messages API', () => {
   it('reads a pretty-printed export as one document, buffered to the end of the file', () => {
-    const r = normalize([{ name: 'export.json', text: JSON.stringify(exported, null, 2) }]);
+    const r = run([{ name: 'export.json', text: JSON.stringify(exported, null, 2) }]);
     expect(r.parts).toMatchObject([{ id: 'prt_e', title: 'Reading a.md', state: 'complete', metadata: { cwd: CWD } }]);
     expect(r.events[0]!.source).toMatchObject({ file: 'export.json', line: 1 });
   });
 
   it('reads the messages API array, on one line or pretty-printed', () => {
     for (const text of [JSON.stringify(messages), JSON.stringify(messages, null, 2)]) {
-      const r = normalize(text);
+      const r = run(text);
       expect(r.parts).toMatchObject([{ id: 'prt_e', title: 'Reading a.md' }]);
       expect(r.diagnostics).toEqual([]);
     }
@@ -172,7 +172,7 @@ describe('exports and the messages API', () => {
 
   it('a truncated export is one malformed diagnostic naming the file as a document', () => {
     const text = JSON.stringify(exported, null, 2).slice(0, -20);
-    const r = normalize(text);
+    const r = run(text);
     expect(r.parts).toEqual([]);
     expect(r.diagnostics).toHaveLength(1);
     expect(r.diagnostics[0]).toMatchObject({ code: 'malformed_line', source: { line: 1 } });
@@ -180,7 +180,7 @@ describe('exports and the messages API', () => {
   });
 
   it('each file has its own form: an SSE file and an export in one run', () => {
-    const r = normalize([
+    const r = run([
       { name: 'events.sse', text: sse(call) },
       { name: 'export.json', text: JSON.stringify(exported, null, 2) },
     ]);
@@ -191,8 +191,8 @@ describe('exports and the messages API', () => {
     const part = toolPart('prt_n', 'bash', completed(BASH, 'x'));
     delete part.sessionID;
     const line = JSON.stringify({ type: 'tool_use', timestamp: 1, part });
-    expect(normalize([{ name: 'dir/run.jsonl', text: line }]).events[0]!.sessionId).toBe('opencode:run.jsonl');
-    expect(normalize([{ name: 'dir/run.jsonl', text: line }], { sessionId: 'given' }).events[0]!.sessionId).toBe('given');
+    expect(run([{ name: 'dir/run.jsonl', text: line }]).events[0]!.sessionId).toBe('opencode:run.jsonl');
+    expect(run([{ name: 'dir/run.jsonl', text: line }], { sessionId: 'given' }).events[0]!.sessionId).toBe('given');
   });
 });
 

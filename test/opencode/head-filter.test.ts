@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HeadFilter, RecentIds } from '../../src/adapters/opencode/head-filter.js';
 import { Sessions } from '../../src/adapters/opencode/sessions.js';
-import { busEvent, completed, CWD, normalize, partUpdated, SES, sessionCreated, sse, toolPart, MSG } from './helpers.js';
+import { busEvent, completed, CWD, run, partUpdated, SES, sessionCreated, sse, toolPart, MSG } from '../helpers/opencode-lines.js';
 
 const noLinks = { parent: () => {}, child: () => {} };
 const setup = () => {
@@ -58,6 +58,6 @@ describe('reading a busy stream without parsing what carries nothing', () => {
   it('a skipped stream gives the same parts as a fully parsed one', () => {
     const seq = [sessionCreated(SES), busEvent('server.heartbeat', {}), partUpdated(toolPart('prt_1', 'bash', completed({ command: 'ls' }, 'x')))];
     const spaced = seq.map((e) => `data: ${JSON.stringify(e, null, 1).replace(/\n/g, ' ')}\n\n`).join('');
-    expect(normalize(sse(seq)).parts).toEqual(normalize(spaced).parts);
+    expect(run(sse(seq)).parts).toEqual(run(spaced).parts);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isNormalizedToolPart } from '../../src/contract/index.js';
 import { outputDelta } from '../../src/adapters/opencode/output.js';
-import { completed, CWD, failed, normalize, onlyPart, partUpdated, pending, running, SES, sessionCreated, sse, toolPart, busEvent, MSG } from './helpers.js';
+import { completed, CWD, failed, run, onlyPart, partUpdated, pending, running, SES, sessionCreated, sse, toolPart, busEvent, MSG } from '../helpers/opencode-lines.js';
 
 const BASH = { command: 'npm test', description: 'Run the tests' };
 
@@ -15,7 +15,7 @@ describe('OpenCode states → toolnorm states', () => {
       partUpdated(toolPart('prt_1', 'bash', running(BASH, { metadata: { output: 'line 1\nline 2\n' } })), 1200),
       partUpdated(toolPart('prt_1', 'bash', completed(BASH, 'line 1\nline 2\n', { title: 'npm test', metadata: { output: 'line 1\nline 2\n', exit: 0, truncated: false } })), 1500),
     ];
-    const r = normalize(sse(seq));
+    const r = run(sse(seq));
     // The pending state is announced with the running state's input (one event fewer), at the pending time.
     expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.progress', 'tool.progress', 'tool.progress', 'tool.completed']);
     const started = r.events[0]!;
@@ -31,7 +31,7 @@ describe('OpenCode states → toolnorm states', () => {
 
   it('a part seen only once, already final (run JSON, exports), is started and finished from that state', () => {
     const line = JSON.stringify({ type: 'tool_use', timestamp: 2000, sessionID: SES, part: toolPart('prt_2', 'read', completed({ filePath: `${CWD}/a.txt` }, 'one', { title: 'a.txt' })) });
-    const r = normalize(line);
+    const r = run(line);
     expect(r.events.map((e) => [e.type, e.at])).toEqual([['tool.started', 1000], ['tool.completed', 1500]]);
     expect(r.parts[0]).toMatchObject({ state: 'complete', title: 'Reading a.txt', output: { text: 'one' } });
   });
@@ -51,7 +51,7 @@ describe('OpenCode states → toolnorm states', () => {
       partUpdated(toolPart('prt_4', 'webfetch', pending())),
       partUpdated(toolPart('prt_4', 'webfetch', { status: 'error', input: {}, raw: '', error: 'Tool execution aborted', metadata: { interrupted: true }, time: { start: 1000, end: 1001 } })),
     ];
-    const r = normalize(sse(seq));
+    const r = run(sse(seq));
     expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.failed']);
     expect(r.parts[0]).toMatchObject({ state: 'error', error: { code: 'interrupted', message: 'Tool execution aborted' } });
   });
@@ -61,7 +61,7 @@ describe('OpenCode states → toolnorm states', () => {
       partUpdated(toolPart('prt_4b', 'bash', running(BASH, { metadata: { output: 'partial' } }))),
       partUpdated(toolPart('prt_4b', 'bash', { status: 'error', input: BASH, error: 'Tool execution aborted', metadata: { output: 'partial', interrupted: true }, time: { start: 1000, end: 1300 } })),
     ];
-    const p = normalize(sse(seq)).parts[0]!;
+    const p = run(sse(seq)).parts[0]!;
     expect(p.state === 'error' && p.error).toEqual({ message: 'Tool execution aborted', code: 'interrupted', details: { metadata: { output: 'partial', interrupted: true } } });
   });
 
@@ -80,7 +80,7 @@ describe('OpenCode states → toolnorm states', () => {
       busEvent('permission.replied', { sessionID: SES, requestID: 'per_1', reply: 'reject' }),
       partUpdated(toolPart('prt_7', 'bash', failed(BASH, 'Rejected by the user interface'))),
     ];
-    const r = normalize(sse(seq));
+    const r = run(sse(seq));
     const p = r.parts[0]!;
     expect(p).toMatchObject({ state: 'error', error: { code: 'denied' } });
     expect(p.metadata?.approval).toEqual({ status: 'replied', requestId: 'per_1', permission: 'bash', patterns: ['npm test'], reply: 'reject' });
@@ -93,14 +93,14 @@ describe('OpenCode states → toolnorm states', () => {
       busEvent('permission.asked', { id: 'per_2', sessionID: SES, permission: 'edit', patterns: ['a.ts'], metadata: {}, always: [], tool: { messageID: MSG, callID: 'call_prt_7b' } }),
       partUpdated(toolPart('prt_7b', 'edit', failed({ filePath: 'a.ts' }, 'The user rejected permission to use this specific tool call.'))),
     ];
-    const r = normalize(sse(seq));
+    const r = run(sse(seq));
     expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.updated', 'tool.failed']);
     expect(r.diagnostics).toEqual([]);
     expect(r.parts[0]).toMatchObject({ state: 'error', error: { code: 'denied' }, metadata: { approval: { status: 'asked', requestId: 'per_2' } } });
   });
 
   it('calls still pending at the end are started in the order OpenCode created them', () => {
-    const r = normalize(sse([partUpdated(toolPart('prt_p1', 'read', pending())), partUpdated(toolPart('prt_p2', 'grep', pending())), partUpdated(toolPart('prt_p1', 'read', pending()))]));
+    const r = run(sse([partUpdated(toolPart('prt_p1', 'read', pending())), partUpdated(toolPart('prt_p2', 'grep', pending())), partUpdated(toolPart('prt_p1', 'read', pending()))]));
     expect(r.parts.map((p) => [p.id, p.state])).toEqual([['prt_p1', 'started'], ['prt_p2', 'started']]);
   });
 
@@ -111,14 +111,14 @@ describe('OpenCode states → toolnorm states', () => {
       partUpdated(toolPart('prt_8', 'invalid', running(asked))),
       partUpdated(toolPart('prt_8', 'invalid', completed(asked, `The arguments provided to the tool are invalid: ${asked.error}`, { title: 'Invalid Tool' }))),
     ];
-    const r = normalize(sse(seq));
+    const r = run(sse(seq));
     expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.progress', 'tool.failed']);
     expect(r.events[0]).toMatchObject({ name: 'no_such_tool', kind: 'unknown', title: 'Calling unavailable tool no_such_tool', metadata: { rawType: 'invalid', requestedTool: 'no_such_tool' } });
     const p = r.parts[0]!;
     expect(r.parts).toHaveLength(1);
     // Announced while still pending (another call started in between): the rename is a tool.updated.
     const other = partUpdated(toolPart('prt_other', 'read', running({ filePath: '/a' })));
-    const r2 = normalize(sse([seq[0]!, other, ...seq.slice(1)]));
+    const r2 = run(sse([seq[0]!, other, ...seq.slice(1)]));
     const ours = r2.events.filter((e) => e.partId === 'prt_8');
     expect(ours.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.progress', 'tool.failed']);
     expect(ours[0]).toMatchObject({ name: 'no_such_tool', kind: 'mcp', metadata: { rawType: 'no_such_tool' } });
@@ -167,10 +167,10 @@ describe('OpenCode states → toolnorm states', () => {
   it('repeated final states (sync duplicates, compaction re-sends, a second file) are dropped; a conflicting one is reported', () => {
     const done = toolPart('prt_13', 'read', completed({ filePath: '/a' }, 'x'));
     const compacted = toolPart('prt_13', 'read', completed({ filePath: '/a' }, 'x', { time: { start: 1000, end: 1500, compacted: 9999 } }));
-    const r = normalize(sse([partUpdated(done), partUpdated(compacted), partUpdated(done)]));
+    const r = run(sse([partUpdated(done), partUpdated(compacted), partUpdated(done)]));
     expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.completed']);
     expect(r.diagnostics).toEqual([]);
-    const r2 = normalize(sse([partUpdated(done), partUpdated(toolPart('prt_13', 'read', failed({ filePath: '/a' }, 'boom')))]));
+    const r2 = run(sse([partUpdated(done), partUpdated(toolPart('prt_13', 'read', failed({ filePath: '/a' }, 'boom')))]));
     expect(r2.parts[0]!.state).toBe('complete');
     expect(r2.diagnostics.map((d) => d.code)).toEqual(['conflicting_update']);
   });
@@ -190,7 +190,7 @@ describe('OpenCode states → toolnorm states', () => {
   });
 
   it('parts still open at the end of input stay started / running', () => {
-    const r = normalize(sse([partUpdated(toolPart('prt_16', 'bash', pending())), partUpdated(toolPart('prt_17', 'bash', running(BASH)))]));
+    const r = run(sse([partUpdated(toolPart('prt_16', 'bash', pending())), partUpdated(toolPart('prt_17', 'bash', running(BASH)))]));
     expect(r.parts.map((p) => p.state)).toEqual(['started', 'running']);
   });
 
@@ -204,7 +204,7 @@ describe('identity: part.id, not callID', () => {
   it('two calls that reuse a callID in different turns stay two parts', () => {
     const a = toolPart('prt_a', 'bash', completed(BASH, 'a'), { callID: 'call_0' });
     const b = toolPart('prt_b', 'bash', completed(BASH, 'b'), { callID: 'call_0', messageID: 'msg_000000000002AAAAAAAAAAAAAA' });
-    const r = normalize(sse([partUpdated(a), partUpdated(b)]));
+    const r = run(sse([partUpdated(a), partUpdated(b)]));
     expect(r.parts.map((p) => [p.id, p.metadata?.callId])).toEqual([['prt_a', 'call_0'], ['prt_b', 'call_0']]);
   });
 

@@ -11,6 +11,7 @@ import { parseJsonc, readNeighbours } from '../../src/adapters/opencode/neighbou
 import { collect } from '../../src/pipeline/collect.js';
 import { cli } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
+import { fixturePath } from '../helpers/golden-cases.js';
 
 const FIX = join(REPO_ROOT, 'fixtures', 'opencode');
 const ECHO = 'prt_22b6eea0e00141P4uFzgDNp71H';
@@ -32,8 +33,8 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 function captureDir(withConfig: boolean, withExport: boolean): string {
   const dir = mkdtempSync(join(tmpdir(), 'toolnorm-oc-'));
   dirs.push(dir);
-  copyFileSync(join(FIX, 'run1-run.jsonl'), join(dir, 'run.jsonl'));
-  if (withExport) copyFileSync(join(FIX, 'run1-export', 'export.json'), join(dir, 'export.json'));
+  copyFileSync(join(FIX, 'run1', 'run1-run.jsonl'), join(dir, 'run.jsonl'));
+  if (withExport) copyFileSync(join(FIX, 'run1', 'run1-export', 'export.json'), join(dir, 'export.json'));
   if (withConfig) writeFileSync(join(dir, 'opencode.jsonc'), CONFIG);
   return dir;
 }
@@ -72,17 +73,17 @@ describe('opencode MCP identity', () => {
   });
 
   it('an mcp.tools.changed event in the stream names the server', () => {
-    const sse = readFileSync(join(FIX, 'run1-events.sse'), 'utf8');
+    const sse = readFileSync(join(FIX, 'run1', 'run1-events.sse'), 'utf8');
     const event = `data: ${JSON.stringify({ id: 'evt_mcp', type: 'mcp.tools.changed', properties: { server: 'demo' } })}\n\n`;
     const parts = collect(opencodeAdapter, [{ name: 'events.sse', text: event + sse }]).parts as Part[];
     expect(parts.find((p) => p.id === ECHO)).toMatchObject({ name: 'echo', title: 'Echo (demo)', metadata: { mcp: { server: 'demo', tool: 'echo' } } });
   });
 
   it('the same MCP tool has the same name and title rule from Claude, Codex and OpenCode', () => {
-    const oc = collect(opencodeAdapter, [{ name: 'events.sse', text: readFileSync(join(FIX, 'run1-events.sse'), 'utf8') }], { mcpServers: ['demo'] }).parts as Part[];
+    const oc = collect(opencodeAdapter, [{ name: 'events.sse', text: readFileSync(join(FIX, 'run1', 'run1-events.sse'), 'utf8') }], { mcpServers: ['demo'] }).parts as Part[];
     const ocEcho = oc.find((p) => p.id === ECHO)!;
-    const codex = JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'codex', 'exec-0171-errors.parts.json'), 'utf8')) as Part[];
-    const claudeParts = JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'claude', 'streamjson-all-tools.parts.json'), 'utf8')) as Part[];
+    const codex = JSON.parse(readFileSync(fixturePath('codex/capture-0171', 'exec-0171-errors.parts.json'), 'utf8')) as Part[];
+    const claudeParts = JSON.parse(readFileSync(fixturePath('claude/streamjson-all-tools', 'streamjson-all-tools.parts.json'), 'utf8')) as Part[];
     const codexEcho = codex.find((p) => (p.metadata?.mcp as { tool?: string } | undefined)?.tool === 'echo')!;
     const claudeEcho = claudeParts.find((p) => (p.metadata?.mcp as { tool?: string } | undefined)?.tool === 'echo')!;
     expect([ocEcho.name, codexEcho.name, claudeEcho.name]).toEqual(['echo', 'echo', 'echo']);

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
 import { collect } from '../../src/pipeline/collect.js';
-import { busEvent, completed, partUpdated, sse, toolPart } from './helpers.js';
+import { busEvent, completed, partUpdated, sse, toolPart } from '../helpers/opencode-lines.js';
 
 const STATUSES = ['pending', 'running', 'completed', 'error', 'weird'];
 const TOOLS = ['bash', 'read', 'task', 'invalid', 'apply_patch', 'amalgm_browser_tabs_new', 'demo_echo', 'custom', 'webfetch', 'question'];

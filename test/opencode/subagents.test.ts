@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHILD, completed, CWD, failed, normalize, partUpdated, pending, running, SES, sessionCreated, sse, toolPart } from './helpers.js';
+import { CHILD, completed, CWD, failed, run, partUpdated, pending, running, SES, sessionCreated, sse, toolPart } from '../helpers/opencode-lines.js';
 
 const TASK_INPUT = { description: 'Find txt files', prompt: 'list them', subagent_type: 'general' };
 const childPart = (id: string, state: Record<string, unknown>) => toolPart(id, 'glob', state, { sessionID: CHILD, messageID: 'msg_000000000009CCCCCCCCCCCCCC' });
@@ -17,7 +17,7 @@ describe('subagents: task parts and their child sessions', () => {
       partUpdated(childPart('prt_c1', failed({ pattern: '*.txt' }, 'ripgrep execution failed'))),
       partUpdated(toolPart('prt_task', 'task', completed(TASK_INPUT, `<task id="${CHILD}" state="completed">\n<task_result>\nok\n</task_result>\n</task>`, { metadata: meta }))),
     ];
-    const r = normalize(sse(seq));
+    const r = run(sse(seq));
     const task = r.sessions.get(SES)![0]!;
     const child = r.sessions.get(CHILD)![0]!;
     expect(task).toMatchObject({ id: 'prt_task', kind: 'subagent', title: 'Find txt files', state: 'complete', metadata: { childSessionId: CHILD, task: { agent: 'general', model: { modelID: 'm', providerID: 'p' } } } });
@@ -32,7 +32,7 @@ describe('subagents: task parts and their child sessions', () => {
   it('older output: the child id printed in the task output links a child export read earlier', () => {
     const childExport = { info: { id: CHILD, parentID: SES, title: 'Something else', directory: CWD }, messages: [{ info: { sessionID: CHILD }, parts: [childPart('prt_c2', completed({ pattern: '*' }, 'a.txt'))] }] };
     const runLine = { type: 'tool_use', timestamp: 5, sessionID: SES, part: toolPart('prt_t2', 'task', completed(TASK_INPUT, `done\n\n<task_metadata>\nsession_id: ${CHILD}\n</task_metadata>`, { metadata: { summary: [] } })) };
-    const r = normalize([
+    const r = run([
       { name: 'child.json', text: JSON.stringify(childExport, null, 2) },
       { name: 'run.jsonl', text: JSON.stringify(runLine) },
     ]);
@@ -45,7 +45,7 @@ describe('subagents: task parts and their child sessions', () => {
     const taskA = toolPart('prt_ta', 'task', completed({ ...TASK_INPUT, description: 'Audit deps' }, 'ok'));
     const taskB = toolPart('prt_tb', 'task', completed(TASK_INPUT, 'ok'));
     const seq = [sessionCreated(SES), partUpdated(taskA), partUpdated(taskB), childSession(), partUpdated(childPart('prt_c3', completed({ pattern: '*' }, 'x')))];
-    const r = normalize(sse(seq));
+    const r = run(sse(seq));
     expect(r.sessions.get(CHILD)![0]!.metadata?.parentId).toBe('prt_tb');
     const tasks = r.sessions.get(SES)!;
     expect(tasks.map((t) => [t.id, t.metadata?.childSessionId])).toEqual([['prt_ta', undefined], ['prt_tb', CHILD]]);
@@ -55,12 +55,12 @@ describe('subagents: task parts and their child sessions', () => {
     const taskA = toolPart('prt_ta', 'task', completed({ ...TASK_INPUT, description: 'One' }, 'ok'));
     const taskB = toolPart('prt_tb', 'task', completed({ ...TASK_INPUT, description: 'Two' }, 'ok'));
     const seq = [sessionCreated(SES), partUpdated(taskA), partUpdated(taskB), childSession({ title: 'Unrelated' }), partUpdated(childPart('prt_c4', completed({ pattern: '*' }, 'x')))];
-    const r = normalize(sse(seq));
+    const r = run(sse(seq));
     expect(r.sessions.get(CHILD)![0]!.metadata?.parentId).toBeUndefined();
   });
 
   it('root sessions never get a parent', () => {
-    const r = normalize(sse([sessionCreated(SES), partUpdated(toolPart('prt_root', 'bash', completed({ command: 'ls' }, '')))]));
+    const r = run(sse([sessionCreated(SES), partUpdated(toolPart('prt_root', 'bash', completed({ command: 'ls' }, '')))]));
     expect(r.parts[0]!.metadata?.parentId).toBeUndefined();
     expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.completed']);
   });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TOOL_TABLE, patchFiles } from '../../src/adapters/opencode/tool-table.js';
+import { TOOL_TABLE, patchFiles } from '../../src/adapters/opencode/tools.js';
 import { ToolNames } from '../../src/adapters/opencode/tool-names.js';
 import { registerMcpTitle } from '../../src/adapters/shared/mcp.js';
-import { completed, CWD, normalize, onlyPart, partUpdated, pending, running, sessionCreated, SES, sse, toolPart } from './helpers.js';
+import { completed, CWD, run, onlyPart, partUpdated, pending, running, sessionCreated, SES, sse, toolPart } from '../helpers/opencode-lines.js';
 
-/** Every built-in tool named in notes/opencode.md §4: the 1.18.33 registry plus the legacy ones. */
+/** Every built-in tool named in docs/providers/opencode.md#built-in-tools: the 1.18.33 registry plus the legacy ones. */
 const DOCUMENTED = [
   'invalid', 'question', 'bash', 'read', 'glob', 'grep', 'edit', 'write', 'task', 'webfetch', 'todowrite', 'websearch', 'skill', 'apply_patch', 'execute', 'lsp', 'plan_exit',
   'list', 'multiedit', 'patch', 'todoread', 'codesearch', 'batch', 'reload_config',
@@ -33,7 +33,7 @@ describe('the tool table', () => {
 
   it('every tool has a non-empty title even with no input (a pending call)', () => {
     for (const tool of DOCUMENTED) {
-      const r = normalize(sse([partUpdated(toolPart('prt_p', tool, pending()))]));
+      const r = run(sse([partUpdated(toolPart('prt_p', tool, pending()))]));
       expect(r.parts[0]!.title.trim(), tool).not.toBe('');
       expect(r.parts[0]!.title, tool).not.toBe(tool);
     }
@@ -107,11 +107,11 @@ describe('titles', () => {
   });
 
   it('titles follow the input as it arrives: pending fallback, then the running input', () => {
-    const pendingOnly = normalize(sse([partUpdated(toolPart('prt_x', 'read', pending()))]));
+    const pendingOnly = run(sse([partUpdated(toolPart('prt_x', 'read', pending()))]));
     expect(pendingOnly.parts[0]).toMatchObject({ state: 'started', title: 'Reading a file' });
-    const both = normalize(sse([partUpdated(toolPart('prt_x', 'read', pending())), partUpdated(toolPart('prt_x', 'read', running({ filePath: '/a/b.txt' })))]));
+    const both = run(sse([partUpdated(toolPart('prt_x', 'read', pending())), partUpdated(toolPart('prt_x', 'read', running({ filePath: '/a/b.txt' })))]));
     expect(both.events[0]).toMatchObject({ type: 'tool.started', title: 'Reading /a/b.txt' });
-    const announced = normalize(sse([
+    const announced = run(sse([
       partUpdated(toolPart('prt_x', 'read', pending())),
       partUpdated(toolPart('prt_y', 'bash', running({ command: 'ls' }))),
       partUpdated(toolPart('prt_x', 'read', running({ filePath: '/a/b.txt' }))),

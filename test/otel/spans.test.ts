@@ -11,7 +11,8 @@ import { collect } from '../../src/pipeline/collect.js';
 import { detectAdapter } from '../../src/adapters/registry.js';
 import type { NormalizedToolPart } from '../../src/contract/index.js';
 import { recordToolSpans } from '../../src/otel/index.js';
-import { CORPUS, REPO_ROOT, corpusAvailable } from '../helpers/corpus.js';
+import { CORPUS, corpusAvailable } from '../helpers/corpus.js';
+import { fixturePath } from '../helpers/golden-cases.js';
 import { normalizeWithDiagnostics } from '../helpers/ecosystem.js';
 
 interface Span {
@@ -132,7 +133,7 @@ const RECORDINGS = [
   { provider: 'claude', path: join(CORPUS, 'claude/public/ccviewer-v1.0.108-multiedit-task.jsonl'), children: 8 },
   { provider: 'claude', path: join(CORPUS, 'claude/captured/sdk-query-2.1.332.jsonl'), children: 2 },
   // The corpus holds no Codex subagent session; this is the repository's app-server fixture of one.
-  { provider: 'codex', path: join(REPO_ROOT, 'fixtures/codex/appserver-subagent.jsonl'), children: -1 },
+  { provider: 'codex', path: fixturePath('codex/appserver-subagent', 'appserver-subagent.jsonl'), children: -1 },
   // Two sessions: the child session hangs under the parent's task call.
   { provider: 'opencode', path: join(CORPUS, 'opencode/captured/run1/events.sse'), children: -1 },
 ];

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
 import type { Diagnostic, ToolEvent } from '../../src/contract/index.js';
-import { REPO_ROOT } from '../helpers/corpus.js';
+import { fixturePath } from '../helpers/golden-cases.js';
 import { cli } from '../helpers/cli.js';
 
-const RUN = readFileSync(join(REPO_ROOT, 'fixtures', 'opencode', 'run1-run.jsonl'), 'utf8').split('\n').filter(Boolean);
+const RUN = readFileSync(fixturePath('opencode/run1', 'run1-run.jsonl'), 'utf8').split('\n').filter(Boolean);
 
 describe('a JSON-lines file whose first line is cut', () => {
   const lines = [RUN[0]!.slice(0, 40), ...RUN.slice(1)];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../../src/contract/index.js';
-import { EventStoreSink } from '../../src/cli/store-sink.js';
+import { EventStoreSink } from '../../src/store/sink.js';
 import { StoreError } from '../../src/store/errors.js';
 import { SqliteEventStore } from '../../src/store/sqlite.js';
 import { cli } from '../helpers/cli.js';

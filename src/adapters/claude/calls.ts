@@ -4,18 +4,14 @@
 import type { ToolError, ToolKind, ToolMetadata, TruncationNote } from '../../contract/index.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
-import { BoundedMap, BoundedSet } from '../../events/bounded.js';
+import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
 import { classifyFailure } from './errors.js';
-import type { McpName } from './mcp-names.js';
+import type { McpName } from '../shared/mcp-names.js';
 import { buildOutput, resultText } from './output.js';
 import { SubagentLinks } from './subagents.js';
 import { taskFields } from './tasks.js';
 import { identify, type IdentityContext, type ToolSpec } from './tools.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
-const s = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+import { num, obj, type Obj, str } from '../../fields.js';
 
 /** One tool call, by provider tool-use id (which is also the part id). */
 export interface Call {
@@ -152,7 +148,7 @@ export class CallTracker {
       this.pendingTask.delete(id);
       call.task = task;
       metadata.task = task;
-      if (task.type === 'local_agent' && s(task.taskId)) call.childSessionId = metadata.childSessionId = String(task.taskId);
+      if (task.type === 'local_agent' && str(task.taskId)) call.childSessionId = metadata.childSessionId = String(task.taskId);
     }
     const denial = this.pendingDenial.get(id);
     if (denial) {
@@ -260,9 +256,9 @@ export class CallTracker {
     if (notes.length) (metadata ??= {}).truncated = notes as TruncationNote[];
     // A background shell's id, for the titles of the calls that read or stop it (BashOutput,
     // KillShell): transcripts carry no task_started, the Bash result names the id.
-    const backgroundId = call.spec?.shell ? s(obj(structured)?.backgroundTaskId) ?? backgroundIdIn(block.content) : undefined;
+    const backgroundId = call.spec?.shell ? str(obj(structured)?.backgroundTaskId) ?? backgroundIdIn(block.content) : undefined;
     if (backgroundId && !this.taskDescriptions.get(backgroundId)) this.taskDescriptions.set(backgroundId, call.title);
-    const agentId = s(obj(structured)?.agentId);
+    const agentId = str(obj(structured)?.agentId);
     if (call.kind === 'subagent' && agentId) {
       if (call.childSessionId !== agentId) {
         call.childSessionId = agentId;
@@ -279,14 +275,14 @@ export class CallTracker {
 
   /** `system/task_*`: enriches metadata.task of the call that runs the task; no state change. */
   task(subtype: string, line: Obj, at: number | undefined, pos: InputPosition): void {
-    const taskId = s(line.task_id);
-    const toolId = s(line.tool_use_id) ?? (taskId ? this.taskCalls.get(taskId) : undefined);
+    const taskId = str(line.task_id);
+    const toolId = str(line.tool_use_id) ?? (taskId ? this.taskCalls.get(taskId) : undefined);
     if (!toolId) {
       // A task with no tool call (e.g. a workflow step): nothing to attach it to.
       return;
     }
     if (taskId) this.taskCalls.set(taskId, toolId);
-    if (taskId && s(line.description) && subtype === 'task_started') this.taskDescriptions.set(taskId, String(line.description));
+    if (taskId && str(line.description) && subtype === 'task_started') this.taskDescriptions.set(taskId, String(line.description));
     const fields = taskFields(subtype, line);
     const call = this.calls.get(toolId);
     if (!call) {
@@ -307,12 +303,12 @@ export class CallTracker {
 
   /** `system/permission_denied`: the call is denied, whatever its result text says. */
   deny(line: Obj, at: number | undefined, pos: InputPosition): void {
-    const id = s(line.tool_use_id);
+    const id = str(line.tool_use_id);
     if (!id) return;
     const approval: Obj = { decision: 'deny' };
-    if (s(line.message)) approval.message = line.message;
-    if (s(line.decision_reason_type)) approval.reasonType = line.decision_reason_type;
-    if (s(line.decision_reason)) approval.reason = line.decision_reason;
+    if (str(line.message)) approval.message = line.message;
+    if (str(line.decision_reason_type)) approval.reasonType = line.decision_reason_type;
+    if (str(line.decision_reason)) approval.reason = line.decision_reason;
     const call = this.calls.get(id);
     if (!call) {
       this.pendingDenial.set(id, approval);
@@ -325,12 +321,12 @@ export class CallTracker {
 
   /** SDK `control_request` `can_use_tool`: the harness asked for permission. */
   approvalRequested(request: Obj, at: number | undefined, pos: InputPosition): void {
-    const id = s(request.tool_use_id);
+    const id = str(request.tool_use_id);
     const call = id ? this.calls.get(id) : undefined;
     if (!call || call.terminal) return;
     const approval: Obj = { ...(call.approval ?? {}), requested: true };
-    if (s(request.decision_reason)) approval.reason = request.decision_reason;
-    if (s(request.blocked_path)) approval.blockedPath = request.blocked_path;
+    if (str(request.decision_reason)) approval.reason = request.decision_reason;
+    if (str(request.blocked_path)) approval.blockedPath = request.blocked_path;
     call.approval = approval;
     this.out.emit('tool.updated', this.env(call, at, pos), { metadata: { approval } });
   }
@@ -363,12 +359,12 @@ export class CallTracker {
 export function approvalOf(...decisions: unknown[]): Obj | undefined {
   for (const d of decisions) {
     const o = obj(d);
-    if (!o || !s(o.decision)) continue;
+    if (!o || !str(o.decision)) continue;
     const out: Obj = { decision: o.decision };
-    if (s(o.source)) out.source = o.source;
-    const reasonType = s(o.reason_type) ?? s(o.reasonType);
+    if (str(o.source)) out.source = o.source;
+    const reasonType = str(o.reason_type) ?? str(o.reasonType);
     if (reasonType) out.reasonType = reasonType;
-    if (s(o.ruleSource)) out.ruleSource = o.ruleSource;
+    if (str(o.ruleSource)) out.ruleSource = o.ruleSource;
     return out;
   }
   return undefined;

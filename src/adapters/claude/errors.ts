@@ -1,5 +1,5 @@
 // Failed tool results → ToolError. Claude Code marks every failure with `is_error: true` and
-// puts the reason in text only (notes/claude.md §5), so the code comes from an ordered table of
+// puts the reason in text only (docs/providers/claude.md#error-results), so the code comes from an ordered table of
 // signals: permission records first, then the text.
 import type { ToolError } from '../../contract/index.js';
 

@@ -2,7 +2,7 @@
 // `--include-partial-messages`), Agent SDK `query()` messages, and on-disk transcripts with their
 // subagent files (inline sidechains or `subagents/agent-*.jsonl` + `.meta.json`).
 import type { AdapterDefinition } from '../types.js';
-import { ClaudeReader } from './adapter.js';
+import { ClaudeReader } from './reader.js';
 import { sniffClaude } from './sniff.js';
 
 export const claudeAdapter: AdapterDefinition = {

@@ -1,13 +1,11 @@
 // A successful tool_result → the cross-provider ToolOutput {text, content, structured}
-// (src/adapters/shared/output.ts). Images keep media type, size and hash; their base64 data,
+// (src/present/output.ts). Images keep media type, size and hash; their base64 data,
 // wherever it sits (content blocks or the structured result), is replaced and noted.
 import type { TruncationNote } from '../../contract/index.js';
 import { omittedMarker } from '../../events/budget.js';
-import { imageBlock, imageNote, type OutputBlock, type ToolOutput } from '../shared/output.js';
+import { imageBlock, imageNote, type OutputBlock, type ToolOutput } from '../../present/output.js';
 import { stripReminders } from './errors.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+import { obj, type Obj } from '../../fields.js';
 
 export interface Built {
   output: ToolOutput;

@@ -1,6 +1,6 @@
 // Paths in titles, relative to the session cwd. Claude Code runs on Windows too (the 2.1.6 public
 // recording has `c:\Projects\…` paths), where the POSIX helper would leave every path absolute.
-import { displayPath } from '../shared/titles.js';
+import { displayPath } from '../../present/titles.js';
 
 const WINDOWS_ABS = /^[a-zA-Z]:[\\/]/;
 

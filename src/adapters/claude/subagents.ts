@@ -1,11 +1,11 @@
 // Links subagent activity to the Task/Agent call that spawned it, across every layout Claude Code
-// has written (notes/claude.md §6):
+// has written (docs/providers/claude.md#subagent-layouts):
 // - stream-json / SDK: `parent_tool_use_id` on each frame (no bookkeeping needed here);
 // - transcripts 2.0+: `agentId` on each subagent line, linked to the Task by the Task result's
 //   `toolUseResult.agentId`, `task_started.task_id`, an `agent_progress` line or `agent-<id>.meta.json`;
 // - transcripts 1.0.x: inline `isSidechain` lines with no id at all; the sidechain's root text is
 //   the Task's `prompt`, and every later line chains to it by `parentUuid`.
-import { BoundedMap } from '../../events/bounded.js';
+import { BoundedMap } from '../../collections/bounded.js';
 
 /** Calls of one unlinked agent kept for a late link; more are counted, not kept. */
 const MAX_WAITING = 10_000;

@@ -1,13 +1,14 @@
 // The one declarative table of Claude Code tools: kind and title per tool, current and legacy
-// names alike (notes/claude.md §9, §12). A tool renamed across versions is one entry with aliases,
+// names alike (docs/providers/claude.md#tool-names and #title-sources). A tool renamed across versions is one entry with aliases,
 // so Task/Agent, KillBash/KillShell/TaskStop, BashOutput/TaskOutput and SlashCommand/Skill always
 // look the same. `name` stays the explicit tool name the model emitted.
 import type { ToolKind } from '../../contract/index.js';
 import { kindFromName } from '../shared/kinds.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
-import { capitalize, commandTitle, domainOf, str, usableTitle, words } from '../shared/titles.js';
-import { isMcpName, splitMcpName, type McpName } from './mcp-names.js';
+import { capitalize, commandTitle, domainOf, usableTitle, words } from '../../present/titles.js';
+import { isMcpName, splitMcpName, wholeMcpName, type McpName } from '../shared/mcp-names.js';
 import { relPath } from './paths.js';
+import { num, str } from '../../fields.js';
 
 export type Input = Record<string, unknown>;
 
@@ -31,7 +32,6 @@ export interface ToolSpec {
   textFromStructuredContent?: boolean;
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const path = (input: Input, ctx: TitleContext, ...keys: string[]): string | undefined => {
   for (const k of keys) {
     const p = str(input[k]);
@@ -90,7 +90,7 @@ function toolSearchTitle(input: Input): string | undefined {
   return `Searching tools for ${quoted(q)}`;
 }
 
-/** Every Claude Code tool named in notes/claude.md, plus the Messages-API server tools. */
+/** Every Claude Code tool named in docs/providers/claude.md#tool-names, plus the Messages-API server tools. */
 export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
   // Shell and shell management → bash.
   Bash: { kind: 'bash', shell: true, aliases: ['PowerShell'], fallback: 'Running command', title: (i) => usableTitle(i.description) ?? (str(i.command) ? clip(String(i.command)) : undefined) },
@@ -196,7 +196,7 @@ const asInput = (input: unknown): Input => (input && typeof input === 'object' &
 export function identify(rawName: string, input: unknown, ctx: IdentityContext): ToolIdentity {
   const args = asInput(input);
   // Checked here first: most calls are not MCP, and the split (a scan of the known servers) then stays cold.
-  const mcp = isMcpName(rawName) ? splitMcpName(rawName, ctx.mcpServers, ctx.mcpMetaTool) : undefined;
+  const mcp = isMcpName(rawName) ? splitMcpName(rawName, ctx.mcpServers, ctx.mcpMetaTool) ?? wholeMcpName(rawName) : undefined;
   if (mcp) return { name: mcp.tool, kind: mcpIntentKind(mcp.server, mcp.tool), title: mcpTitle(mcp.server, mcp.tool, args), mcp };
   const spec = BY_NAME.get(rawName);
   if (!spec) {

@@ -2,7 +2,7 @@
 // `{path, kind:{type, move_path}, diff}`, 0.163 rollout maps `{<path>: {type, content|unified_diff}}`
 // and raw `apply_patch` text. One normalized list feeds titles, kinds and output.
 import type { ToolKind } from '../../contract/index.js';
-import { displayPath } from '../shared/titles.js';
+import { displayPath } from '../../present/titles.js';
 import { arr, camel, get, nonEmpty, obj, text } from './fields.js';
 
 export type ChangeKind = 'add' | 'delete' | 'update';

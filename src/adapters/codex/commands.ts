@@ -3,7 +3,7 @@
 // known, the title says what the command does (`Reading src/a.ts`); otherwise it is the command
 // without its shell wrapper.
 import { parseCommand } from '../shared/command-parse.js';
-import { commandTitle, displayPath } from '../shared/titles.js';
+import { commandTitle, displayPath } from '../../present/titles.js';
 import { arr, camel, get, nonEmpty, obj, type Obj } from './fields.js';
 import { scriptOf } from './shell.js';
 

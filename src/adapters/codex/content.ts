@@ -2,7 +2,7 @@
 // dynamic-tool content items and Responses API output items. Base64 images are never kept, only
 // their type, size and hash (plus a truncation note).
 import type { TruncationNote } from '../../contract/index.js';
-import { imageBlock, imageNote, type OutputBlock, type ToolOutput } from '../shared/output.js';
+import { imageBlock, imageNote, type OutputBlock, type ToolOutput } from '../../present/output.js';
 import { arr, get, nonEmpty, obj, text } from './fields.js';
 
 export interface Converted {

@@ -2,19 +2,10 @@
 // camelCase, and 0.163 rollout `item_completed` events with PascalCase types and snake_case fields.
 // These helpers read a field whatever the casing, so the item table is written once.
 import { parseBounded } from '../../events/depth.js';
+import { obj, arr, text, nonEmpty, num, ms, int, type Obj } from '../../fields.js';
 
-export type Obj = Record<string, unknown>;
-
-export const obj = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
-export const arr = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : undefined);
-export const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-export const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
-export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-/** A time or duration in ms: a finite number ≥ 0 (the contract rejects anything else). */
-export const ms = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
-/** An exit code: an integer. */
-export const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
-
+// Re-exported so this folder's files read fields from one place.
+export { obj, arr, text, nonEmpty, num, ms, int, type Obj };
 const snakeCache = new Map<string, string>();
 const snakeOf = (camel: string): string => {
   let s = snakeCache.get(camel);

@@ -1,15 +1,16 @@
 // The Codex adapter: `codex exec --json` JSONL, app-server v2 JSON-RPC (bare or wrapped by a
-// recorder, e.g. `{"dir","msg"}`) and session rollouts. Each line is routed to its form's parser;
-// all three share one item table (items.ts), one call table (calls.ts) and one lifecycle tracker.
+// recorder, e.g. `{"dir","msg"}`) and session rollouts. Each line is routed to its form's parser
+// (forms/); all three share one item table (items.ts), one tool table by function name (tools.ts)
+// and one lifecycle tracker.
 import { basename, extname } from 'node:path';
 import type { AdapterDefinition } from '../types.js';
 import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
-import { AppServerForm } from './app-server.js';
-import { ExecForm } from './exec.js';
+import { AppServerForm } from './forms/app-server.js';
+import { ExecForm } from './forms/exec.js';
 import { obj } from './fields.js';
-import { carriesNoToolData, formOf, sniffLines } from './forms.js';
+import { carriesNoToolData, formOf, sniffLines } from './sniff.js';
 import { CodexContext } from './observe.js';
-import { RolloutForm } from './rollout.js';
+import { RolloutForm } from './forms/rollout.js';
 
 /** A stable session id for input that names none: derived from the file name, never random. */
 export function fallbackSessionId(file: string | undefined): string {

@@ -4,11 +4,12 @@
 // (status → error, durationMs → elapsedMs, exit code → metadata.exitCode).
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
-import type { ToolOutput } from '../shared/output.js';
-import { displayPath, words } from '../shared/titles.js';
-import { AGENT_FAILED, SPAWNING_TOOLS, activityTitle, agentStates, agentToolTitle, receiversOf } from './agents.js';
-import { readCallOutput } from './call-output.js';
-import { callArgs, callOutcome, callRef, callView, exitMessage } from './calls.js';
+import type { ToolOutput } from '../../present/output.js';
+import { displayPath, words } from '../../present/titles.js';
+import { AGENT_FAILED, SPAWNING_TOOLS, activityTitle, agentStates, agentToolTitle, receiversOf } from './subagents.js';
+import { readCallOutput } from './output.js';
+import { callArgs, callOutcome, callRef, callView } from './tools.js';
+import { FAILURES } from './errors.js';
 import { changeToolKind, changesInput, changesOf, changesText, changesTitle, type FileChange } from './changes.js';
 import { commandActions, commandItemTitle, lineTitle } from './commands.js';
 import { blocksToOutput, mcpResult, type Converted } from './content.js';
@@ -90,7 +91,7 @@ export const ITEMS: Record<string, ItemRule> = {
     failure: (i) => {
       // A failed command with no exit code (it never started): its output says why.
       const o = nonEmpty(get(i, 'aggregatedOutput'));
-      return statusOf(i) === 'failed' && o ? { message: o.trim(), code: 'tool_error' } : undefined;
+      return statusOf(i) === 'failed' && o ? FAILURES.toolError(o.trim()) : undefined;
     },
     exitCode: true,
   },
@@ -106,7 +107,7 @@ export const ITEMS: Record<string, ItemRule> = {
     failure: (i) => {
       if (statusOf(i) !== 'failed') return undefined;
       const msg = nonEmpty(i.stderr) ?? nonEmpty(obj(i.error)?.message);
-      return msg ? { message: msg.trim(), code: 'tool_error' } : undefined;
+      return msg ? FAILURES.toolError(msg.trim()) : undefined;
     },
   },
   mcpToolCall: {
@@ -129,11 +130,11 @@ export const ITEMS: Record<string, ItemRule> = {
     failure: (i) => {
       const e = get(i, 'error');
       const msg = nonEmpty(obj(e)?.message) ?? nonEmpty(e) ?? nonEmpty(obj(get(i, 'result'))?.Err);
-      if (msg) return { message: msg, code: 'tool_error' };
+      if (msg) return FAILURES.toolError(msg);
       const r = get(i, 'result');
       const res = mcpResult(obj(r)?.Ok ?? r);
       // exec and app-server 0.171 drop `isError` from the result and report it as status failed.
-      return res.isError || statusOf(i) === 'failed' ? { message: res.output?.text?.trim() || `${text(i.tool) ?? 'MCP tool'} reported an error`, code: 'tool_error' } : undefined;
+      return res.isError || statusOf(i) === 'failed' ? FAILURES.toolError(res.output?.text?.trim() || `${text(i.tool) ?? 'MCP tool'} reported an error`) : undefined;
     },
   },
   dynamicToolCall: {
@@ -150,7 +151,7 @@ export const ITEMS: Record<string, ItemRule> = {
       if (i.success !== false) return undefined;
       const items = arr(get(i, 'contentItems'));
       const msg = items ? blocksToOutput(items, '/output/content').output?.text : undefined;
-      return { message: msg?.trim() || `${text(i.tool) ?? 'tool'} failed`, code: 'tool_error' };
+      return FAILURES.toolError(msg?.trim() || `${text(i.tool) ?? 'tool'} failed`);
     },
   },
   webSearch: {
@@ -242,7 +243,7 @@ export const ITEMS: Record<string, ItemRule> = {
       const states = agentStates(i) ?? {};
       const failed = Object.entries(states).filter(([, s]) => s.status && AGENT_FAILED.has(s.status));
       if (!failed.length) return undefined;
-      return { message: failed.map(([id, s]) => `agent ${id} ${s.status}${s.message ? `: ${s.message}` : ''}`).join('\n'), code: 'tool_error' };
+      return FAILURES.toolError(failed.map(([id, s]) => `agent ${id} ${s.status}${s.message ? `: ${s.message}` : ''}`).join('\n'));
     },
   },
   subAgentActivity: {
@@ -281,7 +282,7 @@ export const ITEMS: Record<string, ItemRule> = {
     },
     failure: (i) => {
       const f = obj(i.failure);
-      return f ? { message: `Image generation failed: ${text(f.type) ?? 'unknown reason'}`, code: 'tool_error', details: f } : undefined;
+      return f ? FAILURES.toolError(`Image generation failed: ${text(f.type) ?? 'unknown reason'}`, f) : undefined;
     },
   },
   sleep: {
@@ -385,18 +386,18 @@ export function itemOutcome(rule: ItemRule, item: Obj, ctx: ItemCtx, title: stri
   const base = { ...(elapsedMs !== undefined ? { elapsedMs } : {}), metadata: meta };
   if (status === 'declined' || (status === 'failed' && denied(hints))) {
     const cancelled = hints.approval?.status === 'cancelled';
-    return { ok: false, error: { message: cancelled ? `${title}: cancelled by the user` : `${title}: declined by the user`, code: 'denied' }, ...base };
+    return { ok: false, error: FAILURES.denied(title, cancelled), ...base };
   }
   if (status === 'interrupted' || status === 'inProgress' || status === 'incomplete') {
-    return { ok: false, error: { message: `${title}: interrupted before it finished`, code: 'interrupted' }, ...base };
+    return { ok: false, error: FAILURES.interrupted(title), ...base };
   }
   if (exitCode !== undefined && exitCode !== 0) {
     const body = rule.output?.(item, ctx)?.output?.text;
-    return { ok: false, error: { message: exitMessage(exitCode, body), code: 'exit_nonzero' }, ...base };
+    return { ok: false, error: FAILURES.exit(exitCode, body), ...base };
   }
   const reported = rule.failure?.(item, ctx);
   if (reported || status === 'failed') {
-    return { ok: false, error: reported ?? { message: `${title}: failed`, code: 'tool_error' }, ...base };
+    return { ok: false, error: reported ?? FAILURES.failed(title), ...base };
   }
   const converted = rule.output?.(item, ctx);
   if (converted?.truncated.length) meta.truncated = converted.truncated;

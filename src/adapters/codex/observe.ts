@@ -6,6 +6,7 @@ import type { AdapterOptions, InputPosition } from '../types.js';
 import { text, type Obj } from './fields.js';
 import { NON_TOOL, itemOutcome, itemType, itemView, looksLikeTool, ruleOf, unknownRule, type ItemCtx, type OutcomeHints } from './items.js';
 import { PartTracker, type Outcome } from './tracker.js';
+import { FAILURES } from './errors.js';
 
 export class CodexContext {
   readonly tracker: PartTracker;
@@ -81,11 +82,11 @@ export function finishItem(c: CodexContext, s: Pick<Seen, 'sessionId' | 'partId'
 }
 
 /** Ends every open part of a group as interrupted (a turn that stopped under them). */
-export function interruptGroup(c: CodexContext, group: string, why: string, at: number | undefined, pos?: InputPosition, code = 'interrupted'): number {
+export function interruptGroup(c: CodexContext, group: string, why: string, at: number | undefined, pos?: InputPosition): number {
   const open = c.tracker.openIn(group);
   for (const p of open) {
     const title = c.tracker.titleOf(p.sessionId, p.partId) ?? 'Tool call';
-    c.tracker.finish({ ...p, at, pos }, { ok: false, error: { message: `${title}: ${why}`, code } });
+    c.tracker.finish({ ...p, at, pos }, { ok: false, error: FAILURES.turnEnded(title, why) });
   }
   return open.length;
 }

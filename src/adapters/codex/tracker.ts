@@ -4,7 +4,7 @@
 import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
-import { BoundedSet } from '../../events/bounded.js';
+import { BoundedSet } from '../../collections/bounded.js';
 
 export interface View {
   name: string;

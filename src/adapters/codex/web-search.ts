@@ -1,6 +1,6 @@
 // Codex web search: the action (snake_case in exec and rollouts, camelCase in the app-server) and
 // the title rule. Codex sends no domain, so `Opening apnews.com` is computed from `action.url`.
-import { domainOf } from '../shared/titles.js';
+import { domainOf } from '../../present/titles.js';
 import { arr, camel, get, nonEmpty, obj, type Obj } from './fields.js';
 
 export type SearchActionType = 'search' | 'openPage' | 'findInPage' | 'other';

@@ -8,8 +8,8 @@
 // a tool that does not exist), a bash command that was killed (`exit: null` plus a
 // `<shell_metadata>` note) and one that exited non-zero. They keep `metadata.opencodeStatus`.
 import type { ToolKind, ToolMetadata } from '../../contract/index.js';
-import { BoundedMap } from '../../events/bounded.js';
-import { OwnedMap } from '../../events/persistent-map.js';
+import { BoundedMap } from '../../collections/bounded.js';
+import { OwnedMap } from '../../collections/persistent-map.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
 import { describe, MUTABLE_META, type Description } from './describe.js';
@@ -149,7 +149,7 @@ export class Calls {
 
   /**
    * A pending state says only which tool, and the running state follows within milliseconds
-   * (notes §3), so the part is started once, with its input, when the next state arrives: one
+   * (docs/providers/opencode.md#tool-parts-and-states), so the part is started once, with its input, when the next state arrives: one
    * event fewer per call. Anything that needs the part earlier, and the end of input, starts it
    * as it was when pending.
    */

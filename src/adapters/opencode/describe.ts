@@ -4,11 +4,11 @@
 import type { ToolKind, ToolMetadata } from '../../contract/index.js';
 import { mcpTitle } from '../shared/mcp.js';
 import { kindFromName } from '../shared/kinds.js';
-import { displayPath, usableTitle } from '../shared/titles.js';
+import { displayPath, usableTitle } from '../../present/titles.js';
 import { invalidCall } from './errors.js';
 import { obj, text, type Obj, type ToolPartView } from './part-view.js';
 import { childSessionInOutput } from './sessions.js';
-import { runningTitle, specTitle, type TitleContext } from './tool-table.js';
+import { runningTitle, specTitle, type TitleContext } from './tools.js';
 import type { ToolNames } from './tool-names.js';
 
 export interface Description {

@@ -4,7 +4,7 @@ import { obj, type Obj } from './part-view.js';
 
 export interface ErrorRule {
   code: string;
-  /** Matches `state.error` (free text in OpenCode; examples in notes/opencode.md §6). */
+  /** Matches `state.error` (free text in OpenCode; examples in docs/providers/opencode.md#ids-and-error-texts). */
   pattern: RegExp;
   source: string;
 }

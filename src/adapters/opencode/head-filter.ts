@@ -2,7 +2,7 @@
 // catalog events, updates of text parts and repeats of known session info carry nothing for tool
 // parts, and their type sits at the head of the line. Also the memory of recent event ids that
 // drops `/global/event`'s `sync` duplicates.
-import { BUS_HANDLERS, looksLikeToolEvent } from './bus-events.js';
+import { BUS_HANDLERS, looksLikeToolEvent } from './forms/bus-events.js';
 import type { Sessions } from './sessions.js';
 
 /** Recently seen bus event ids: `/global/event` repeats every durable event as a `sync` payload. */

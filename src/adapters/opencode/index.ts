@@ -1,6 +1,6 @@
 // OpenCode: `GET /event` and `GET /global/event` SSE, `opencode run --format json`, `opencode
 // export` and the `GET /session/:id/message` array, all read into the same tool-part lifecycle.
-// Facts: notes/opencode.md; the README section is "OpenCode".
+// Facts and behaviour: docs/providers/opencode.md (its format facts: #format-facts).
 import type { AdapterDefinition } from '../types.js';
 import { EventEmitterFor } from '../shared/emit.js';
 import { OpenCodeReader } from './reader.js';

@@ -6,6 +6,7 @@
 // Node only (reads files); not part of the light core.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isObj } from '../../fields.js';
 
 export interface Neighbours {
   /** MCP server names from the configs found. */
@@ -46,8 +47,6 @@ export function parseJsonc(text: string): unknown {
     return undefined;
   }
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Reads the neighbours of the given recording files (absolute or cwd-relative paths). */
 export function readNeighbours(files: readonly string[]): Neighbours {

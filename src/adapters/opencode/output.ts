@@ -2,7 +2,7 @@
 // metadata it implies (exit code, OpenCode's own truncation, image data moved out), and the
 // output a running call streams.
 import type { ToolMetadata, TruncationNote } from '../../contract/index.js';
-import { imageBlock, imageNote, type OutputBlock, type ToolOutput } from '../shared/output.js';
+import { imageBlock, imageNote, type OutputBlock, type ToolOutput } from '../../present/output.js';
 import { num, obj, text, type Obj, type ToolPartView } from './part-view.js';
 
 /** New streamed output since `prev`. OpenCode resends the whole (bounded, tail) preview each time. */

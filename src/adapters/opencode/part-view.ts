@@ -3,11 +3,10 @@
 // and the v2 message model (`name`, `error{type,message}`, `content[]`, `time{created,ran,completed}`).
 // Everything downstream reads this view, never the raw part.
 import { parseBounded } from '../../events/depth.js';
+import { obj, text, num, type Obj } from '../../fields.js';
 
-export type Obj = Record<string, unknown>;
-export const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
-export const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+// Re-exported so this folder's files read fields from one place.
+export { obj, text, num, type Obj };
 /** An OpenCode time: epoch milliseconds (`Date.now()`), never negative. */
 export const ms = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
 
@@ -15,7 +14,7 @@ export type RawStatus = 'pending' | 'running' | 'completed' | 'error';
 const STATUSES: ReadonlySet<string> = new Set(['pending', 'running', 'completed', 'error']);
 
 export interface ToolPartView {
-  /** Stable key of the call: `part.id` (see README: "Identity"). */
+  /** Stable key of the call: `part.id` (docs/providers/opencode.md#identity). */
   id: string;
   callId?: string;
   messageId?: string;

@@ -6,13 +6,13 @@
 //   - anything else starting with `{` or `[` → one JSON document (a pretty-printed export or
 //     messages array), buffered and parsed when the file ends.
 import type { EventEmitterFor } from '../shared/emit.js';
-import { toEpochMs } from '../shared/emit.js';
+import { toEpochMs } from '../shared/time.js';
 import type { AdapterOptions, InputPosition } from '../types.js';
-import { BUS_HANDLERS, looksLikeToolEvent, type BusTarget, type EventContext } from './bus-events.js';
+import { BUS_HANDLERS, looksLikeToolEvent, type BusTarget, type EventContext } from './forms/bus-events.js';
 import { HeadFilter, RecentIds } from './head-filter.js';
 import { Calls } from './calls.js';
 import { ms, obj, readToolPart, text, type Obj } from './part-view.js';
-import { SseFramer } from './sse.js';
+import { SseFramer } from './forms/sse.js';
 import { ToolNames } from './tool-names.js';
 import { parseBounded } from '../../events/depth.js';
 

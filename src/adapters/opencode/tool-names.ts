@@ -5,7 +5,7 @@
 import type { McpRef, ToolKind } from '../../contract/index.js';
 import { kindFromName } from '../shared/kinds.js';
 import { knownMcpTools, mcpIntentKind } from '../shared/mcp.js';
-import { toolSpec, type ToolSpec } from './tool-table.js';
+import { toolSpec, type ToolSpec } from './tools.js';
 
 export interface ToolIdentity {
   /** The OpenCode tool id as given, or the MCP tool's name when the id splits (never guessed from input). */

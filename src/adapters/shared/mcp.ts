@@ -2,7 +2,8 @@
 // every provider), plus the rule that decides `browser` vs `mcp` kind. Users extend it with
 // `registerMcpTitle`.
 import type { ToolKind } from '../../contract/index.js';
-import { capitalize, domainOf, str, words } from './titles.js';
+import { capitalize, domainOf, words } from '../../present/titles.js';
+import { str } from '../../fields.js';
 import { ownKeysOnly } from './table.js';
 
 export type Args = Record<string, unknown>;

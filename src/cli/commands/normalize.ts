@@ -10,7 +10,7 @@ import { LineWriter } from '../writer.js';
 import { progressBar } from '../progress.js';
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
-import type { StoreSink } from '../store-sink.js';
+import type { StoreSink } from '../../store/sink.js';
 import { packageRoot } from '../package-root.js';
 import { ENCODED_FORMAT_NAMES, ENCODER_OPTIONS, ENCODER_USAGE, isEncodedFormat, loadEncoder } from '../encoders.js';
 
@@ -149,7 +149,7 @@ export const normalizeCommand: Command = {
     if (v.store) {
       try {
         // Loaded only when asked for, like the compressor below: a plain run does not pay for them.
-        const { openStoreSink } = await import('../store-sink.js');
+        const { openStoreSink } = await import('../../store/sink.js');
         store = await openStoreSink(v.store, io.cwd);
       } catch (e) {
         io.stderr.write(`toolnorm normalize: cannot open ${(e as Error).message}\n`);

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { commandTitle } from '../../adapters/shared/titles.js';
+import { commandTitle } from '../../present/titles.js';
 import { failure, success, type Tool, type ToolResult } from '../types.js';
 import { sandboxPlan } from '../sandbox/bwrap.js';
 import { changes, DigestCache, snapshot, type ChangeReport } from '../sandbox/snapshot.js';

@@ -1,0 +1,121 @@
+// `normalize --store URL`: appends events to a store as they are normalized, in batches, with the
+// session heads it has seen as expected seqs (another writer appending meanwhile is a conflict,
+// never an interleaving). Normalizing the same input into the same store again is idempotent:
+// events already stored at the same positions are checked equal and skipped, and only what the
+// input adds beyond them is appended. Different content at a stored position is an error.
+import type { ToolEvent } from '../contract/index.js';
+import { openStore, parseStoreUrl, describeStoreUrl } from './open.js';
+import { eventRow } from './serial.js';
+import type { EventStore } from './types.js';
+import { StoreError, storeError } from './errors.js';
+
+export interface StoreSink {
+  add(e: ToolEvent): void;
+  /** True when enough events are buffered to be worth a batch append. */
+  due(): boolean;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreSinkStats {
+  /** Events appended by this sink. */
+  appended: number;
+  /** Events skipped because the store already held the same event at the same position. */
+  alreadyStored: number;
+  sessions: number;
+}
+
+/** Events buffered before `due()` says a batch is worth it. */
+export const SINK_BATCH = 1000;
+
+interface Stream {
+  /** Events of this run handed to the store so far (matched or appended). */
+  position: number;
+  /** The session head as this sink knows it. */
+  head: number;
+  /** Head when this run first saw the session: positions below it must match. */
+  stored: number;
+}
+
+export class EventStoreSink implements StoreSink {
+  private pending = new Map<string, ToolEvent[]>();
+  private pendingCount = 0;
+  private readonly streams = new Map<string, Stream>();
+  readonly stats: StoreSinkStats = { appended: 0, alreadyStored: 0, sessions: 0 };
+
+  constructor(readonly store: EventStore, private readonly label: string) {}
+
+  add(e: ToolEvent): void {
+    const list = this.pending.get(e.sessionId);
+    if (list) list.push(e);
+    else this.pending.set(e.sessionId, [e]);
+    this.pendingCount++;
+  }
+
+  due(): boolean {
+    return this.pendingCount >= SINK_BATCH;
+  }
+
+  async flush(): Promise<void> {
+    const pending = this.pending;
+    this.pending = new Map();
+    this.pendingCount = 0;
+    try {
+      for (const [sessionId, events] of pending) await this.write(sessionId, events);
+    } catch (err) {
+      throw storeError(this.label, err);
+    }
+  }
+
+  private async write(sessionId: string, events: ToolEvent[]): Promise<void> {
+    let stream = this.streams.get(sessionId);
+    if (!stream) {
+      const head = await this.store.head(sessionId);
+      stream = { position: 0, head, stored: head };
+      this.streams.set(sessionId, stream);
+      this.stats.sessions++;
+    }
+    let k = 0;
+    if (stream.position < stream.stored) {
+      const upto = Math.min(stream.stored, stream.position + events.length);
+      for await (const stored of this.store.read(sessionId, { fromSeq: stream.position + 1, toSeq: upto })) {
+        const incoming = events[k]!;
+        if (eventRow(stored).body !== eventRow(incoming).body) {
+          throw new StoreError(
+            this.label,
+            'conflict',
+            `conflict: session ${sessionId} already holds a different event at seq ${stored.seq} (${stored.type} of part ${stored.partId}, here ${incoming.type} of part ${incoming.partId}); ` +
+              'it was stored from another input, or with --clock wall. Nothing more was appended to it',
+          );
+        }
+        k++;
+      }
+      this.stats.alreadyStored += k;
+      stream.position += k;
+    }
+    const rest = k ? events.slice(k) : events;
+    if (!rest.length) return;
+    const r = await this.store.append(sessionId, rest, stream.head);
+    stream.head = r.lastSeq;
+    stream.position += rest.length;
+    this.stats.appended += rest.length;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.store.close();
+    } catch (err) {
+      throw storeError(this.label, err);
+    }
+  }
+}
+
+export async function openStoreSink(url: string, cwd?: string): Promise<StoreSink> {
+  const label = describeStoreUrl(url);
+  if (parseStoreUrl(url).kind === 'memory') throw new StoreError(label, 'other', 'a memory: store is gone when normalize exits; use sqlite:PATH or postgres://…');
+  try {
+    return new EventStoreSink(await openStore(url, { cwd }), label);
+  } catch (err) {
+    throw storeError(label, err);
+  }
+}

@@ -2,7 +2,7 @@
 // callers of state() the persistent form: what it returns must behave like any reducer state.
 import { describe, expect, it } from 'vitest';
 import { projectParts } from '../../src/events/projector.js';
-import { PersistentMap } from '../../src/events/persistent-map.js';
+import { PersistentMap } from '../../src/collections/persistent-map.js';
 import { reduce } from '../../src/events/reducer.js';
 import { ToolRepository } from '../../src/events/repository.js';
 import { MemoryEventStore } from '../../src/store/memory.js';

@@ -77,7 +77,9 @@ export class CallTracker {
    * come within a turn), and for a repeated frame to find its calls known; memory stays flat.
    */
   private readonly calls = new BoundedMap<string, Call>(CALLS_KEPT, (id, call) => {
-    if (!call.terminal) this.forgotten.add(id);
+    if (call.terminal) return;
+    this.forgotten.add(id);
+    this.out.diagnostic('evicted_call', `call ${id} of session ${call.sessionId} was still open when more than ${CALLS_KEPT} newer calls had come; it is forgotten, its part keeps its last known state, and a result for it later is reported as late`, undefined, { partId: id });
   });
   /** Calls forgotten while still open, so their result is reported as late, not as never announced. */
   private readonly forgotten = new BoundedSet<string>(FORGOTTEN_KEPT);

@@ -45,8 +45,13 @@ describe('stdin and the demo', () => {
     const piped = readFileSync(DEMO_INPUT, 'utf8').split('\n').slice(0, 8).join('\n');
     const fromPipe = await withStdin(['normalize'], piped, false);
     expect(fromPipe.code).toBe(0);
-    expect(fromPipe.parts.length).toBeGreaterThan(0);
-    expect(fromPipe.parts.length).toBeLessThan(18);
+    // Exactly what the same 8 lines give as a file, none of the demo's 18.
+    const asFile = join(dir, 'piped.jsonl');
+    writeFileSync(asFile, piped);
+    const expected = await cli(['normalize', asFile]);
+    expect(expected.lines.length).toBeGreaterThan(0);
+    expect(expected.lines.length).toBeLessThan(18);
+    expect(fromPipe.parts).toEqual(expected.lines);
     for (const p of fromPipe.parts) expect(isNormalizedToolPart(p)).toBe(true);
     // An empty pipe is an empty input: exit 0, 0 parts.
     expect(await withStdin(['normalize'], '', false)).toEqual({ code: 0, parts: [] });

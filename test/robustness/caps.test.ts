@@ -23,6 +23,7 @@ const LATE = 10;
 
 interface Case {
   provider: string;
+  label?: string;
   /** Calls the adapter must see before it forgets the oldest: over this many, each is one evicted_call. */
   cap: number;
   start(i: number): string;
@@ -62,17 +63,26 @@ const cases: Case[] = [
     finish: (i) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's-caps', update: { sessionUpdate: 'tool_call_update', toolCallId: `call_${i}`, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: `${i}` } }] } } }),
     id: (i) => `call_${i}`,
   },
+  {
+    // The 3.3 GB of issue 16: permission requests for calls that never finish.
+    provider: 'acp',
+    label: 'acp permission requests',
+    cap: 2 * ACP_CALLS_KEPT,
+    start: (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'session/request_permission', params: { sessionId: 's-caps', toolCall: { toolCallId: `call_${i}`, title: `rm ${i}`, kind: 'execute', status: 'pending', rawInput: { command: `rm ${i}` } }, options: [{ optionId: 'allow', kind: 'allow_once', name: 'Allow' }, { optionId: 'reject', kind: 'reject_once', name: 'Reject' }] } }),
+    finish: (i) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's-caps', update: { sessionUpdate: 'tool_call_update', toolCallId: `call_${i}`, status: 'completed' } } }),
+    id: (i) => `call_${i}`,
+  },
 ];
 
 describe('open calls past the cap, per provider', () => {
   for (const c of cases) {
     const n = c.cap + OVER;
-    it(`${c.provider}: ${n} calls that never finish (cap ${c.cap} + ${OVER}): exit 0, ${n} parts, ${OVER}+ evicted_call, results for forgotten calls late_result, 0 orphan_result`, async () => {
+    it(`${c.label ?? c.provider}: ${n} calls that never finish (cap ${c.cap} + ${OVER}): exit 0, ${n} parts, ${OVER}+ evicted_call, results for forgotten calls late_result, 0 orphan_result`, async () => {
       const lines: string[] = [];
       for (let i = 0; i < n; i++) lines.push(c.start(i));
       for (let i = 0; i < LATE; i++) lines.push(c.finish(i));
       for (let i = n - LATE; i < n; i++) lines.push(c.finish(i));
-      const file = join(dir, `${c.provider}.jsonl`);
+      const file = join(dir, `${(c.label ?? c.provider).replace(/ /g, '-')}.jsonl`);
       writeFileSync(file, `${lines.join('\n')}\n`);
 
       const r = await cli(['normalize', '--from', c.provider, '--to', 'parts', '--summary', file]);

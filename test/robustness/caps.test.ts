@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_OPEN_CALLS as CODEX_CAP } from '../../src/adapters/codex/tracker.js';
 import { MAX_OPEN_CALLS as OPENCODE_CAP } from '../../src/adapters/opencode/calls.js';
 import { CALLS_KEPT } from '../../src/adapters/claude/calls.js';
+import { MAX_WAITING_AGENTS } from '../../src/adapters/claude/subagents.js';
 import { ACP_CALLS_KEPT } from '../../src/acp/adapter.js';
 import { cli } from '../helpers/cli.js';
 
@@ -109,4 +110,24 @@ describe('open calls past the cap, per provider', () => {
       expect(summary.diagnostics).toBe(err.length);
     }, 120_000);
   }
+});
+
+describe('Claude subagents waiting for their Task', () => {
+  it(`${MAX_WAITING_AGENTS + 1} agents whose Task never comes: exit 0, every call a part, one unlinked_subagent each, the first given up as soon as the cap is passed`, async () => {
+    const n = MAX_WAITING_AGENTS + 1;
+    const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ type: 'assistant', sessionId: 's-agents', agentId: `a${i}`, isSidechain: true, uuid: `u${i}`, timestamp: new Date(T0 + i).toISOString(), message: { id: `m${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `toolu_a${i}`, name: 'Read', input: { file_path: `/w/${i}` } }] } }));
+    const file = join(dir, 'agents.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const r = await cli(['normalize', '--from', 'claude', '--summary', file]);
+    expect(r.code).toBe(0);
+    const err = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { code?: string; partId?: string; message?: string });
+    const summary = err.pop() as unknown as { parts: number };
+    expect(summary.parts).toBe(n);
+    const unlinked = err.filter((d) => d.code === 'unlinked_subagent');
+    expect(unlinked).toHaveLength(n);
+    // The one waiting longest went when agent n-1 came, with the reason; the rest at the end.
+    expect(unlinked[0]).toMatchObject({ partId: 'toolu_a0' });
+    expect(unlinked[0]!.message).toMatch(/more than 1000 subagents were waiting/);
+    expect(new Set(unlinked.map((d) => d.partId)).size).toBe(n);
+  });
 });

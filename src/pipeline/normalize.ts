@@ -17,7 +17,15 @@ import { BoundedSet } from '../collections/bounded.js';
 import type { StreamEncoder, StreamEncoderFactory } from './encoder.js';
 import { DEPTH_DIAGNOSTIC, depthMessage, takeDepthCuts } from '../events/depth.js';
 
-const RETIRED_WINDOW = 20_000;
+/**
+ * Ids of printed parts remembered for late events: final ones for the last 5k–10k, ones evicted
+ * while open for the last 20k–40k. Final parts need only a short memory (an adapter drops what
+ * comes for a call it still knows is finished; the window covers late enrichment); an evicted
+ * part's result can come any time later, so those are kept longer. Both fill up within the
+ * first ~100 MB of input, so what they hold stops growing there (docs/robustness.md).
+ */
+const RETIRED_WINDOW = 5_000;
+const EVICTED_WINDOW = 20_000;
 const QUEUE_COMPACT_AT = 256;
 const NON_BLANK = /\S/;
 /**
@@ -133,14 +141,14 @@ export interface PipelineSinks<F extends OutputFormat = OutputFormat> {
 export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private readonly sessions = new Map<string, Session>();
   /**
-   * `${sessionId}\0${partId}` of parts already printed and dropped, so a late event for one is
-   * reported as late. Bounded (the most recent 20k–40k, all sessions together) so memory stays
-   * flat on inputs of any size; an event for a part retired longer ago than that makes a
-   * placeholder part with an `unknown_part` diagnostic instead — reported either way.
+   * `${sessionId}\0${partId}` of parts printed final and dropped, so a late event for one is
+   * reported as late. Bounded (RETIRED_WINDOW, all sessions together) so memory stays flat on
+   * inputs of any size; an event for a part retired longer ago than that makes a placeholder
+   * part with an `unknown_part` diagnostic instead — reported either way.
    */
   private readonly retired = new BoundedSet<string>(RETIRED_WINDOW);
-  /** The subset of `retired` printed by eviction while still open (for the late diagnostic's wording). */
-  private readonly evicted = new BoundedSet<string>(RETIRED_WINDOW);
+  /** Parts printed by eviction while still open, remembered longer (EVICTED_WINDOW): their results are late, not unknown. */
+  private readonly evicted = new BoundedSet<string>(EVICTED_WINDOW);
   /** Parts held across all sessions. */
   private held = 0;
   /**
@@ -287,6 +295,13 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     this.onDiagnostic(d);
   }
 
+  /** An input skipped whole (not a recording): its lines count as lines covered by the one diagnostic. */
+  reportSkipped(lines: number, d: Diagnostic): void {
+    this.summary.inputLines += lines;
+    this.summary.diagnosticLines += lines;
+    this.onDiagnostic(d);
+  }
+
   /** A line `readLines` skipped unread because it was over the size limit. */
   lineTooLarge(bytes: number, limit: number, pos: InputPosition): void {
     this.summary.inputLines++;
@@ -408,8 +423,9 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     // A part still held was never retired (a late event is not applied, so it cannot bring one back).
     if (before === undefined) {
       const key = `${e.sessionId}\u0000${e.partId}`;
-      if (this.retired.has(key)) {
-        const why = this.evicted.has(key) ? `was evicted while still open (more than ${MAX_HELD_PARTS} parts or ${MAX_HELD_SESSIONS} sessions held) and printed with its last known state` : 'was final and printed';
+      const evicted = this.evicted.has(key);
+      if (evicted || this.retired.has(key)) {
+        const why = evicted ? `was evicted while still open (more than ${MAX_HELD_PARTS} parts or ${MAX_HELD_SESSIONS} sessions held) and printed with its last known state` : 'was final and printed';
         this.onDiagnostic({ severity: 'warning', code: 'late_event', message: `${e.type} for part ${e.partId} arrived after the part ${why}; the event is reported here and not applied`, source: e.source, partId: e.partId });
         return;
       }
@@ -460,7 +476,10 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
       if (this.eventCount - t.at < this.retireAfter) break;
       this.queueHead++;
       const record = t.session.state.parts.get(t.id);
-      if (record) this.retire(t.session, record);
+      if (record) {
+        this.retire(t.session, record);
+        this.dropIfIdle(t.session);
+      }
     }
     // Compacted in place: replacing the array would make the field non-constant to V8, throwing
     // away every optimized function that read it. Compacting every few hundred parts (each entry
@@ -474,7 +493,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     }
   }
 
-  private retire(session: Session, record: PartRecord): void {
+  private retire(session: Session, record: PartRecord, evicting = false): void {
     const part: NormalizedToolPart = projectPart(record, { output: this.options.output });
     this.summary.parts++;
     this.summary.byKind[part.kind] = (this.summary.byKind[part.kind] ?? 0) + 1;
@@ -483,9 +502,20 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
     else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(session.id, record)) this.writeAcp(frame);
     else if (this.encoder) this.encoder.final(session.id, part);
-    this.retired.add(`${session.id}\u0000${record.id}`);
+    // An evicted part is already in `evicted` (see evict), which is kept longer.
+    if (!evicting) this.retired.add(`${session.id}\u0000${record.id}`);
     session.state = withState(session.state, { parts: session.state.parts.delete(record.id) });
     this.held--;
+  }
+
+  /**
+   * A session that holds nothing is let go at once (it is made again if it goes on), so held
+   * sessions are the ones with parts in flight, not every session seen lately. One with stored
+   * `seq`s is kept: its last seq is what rejects a replayed event.
+   */
+  private dropIfIdle(session: Session): void {
+    const s = session.state;
+    if (s.parts.size === 0 && s.diagnosticCount === 0 && s.lastSeq === 0 && this.sessions.get(session.id) === session) this.sessions.delete(session.id);
   }
 
   /**
@@ -509,7 +539,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
           this.evicted.add(`${session.id}\u0000${record.id}`);
           this.onDiagnostic({ severity: 'warning', code: 'evicted_part', message: `part ${record.id} of session ${session.id} was still ${record.state} when ${this.held > MAX_HELD_PARTS ? `more than ${MAX_HELD_PARTS} parts` : `more than ${MAX_HELD_SESSIONS} sessions`} were held; it is printed now with its last known state, and a later event for it is reported as late`, source: { provider: record.provider }, partId: record.id });
         }
-        this.retire(session, record);
+        this.retire(session, record, !TERMINAL.has(record.state));
       }
       this.drainDiagnostics(session);
       if (session.state.parts.size === 0) this.sessions.delete(session.id);

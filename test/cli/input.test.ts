@@ -45,8 +45,13 @@ describe('stdin and the demo', () => {
     const piped = readFileSync(DEMO_INPUT, 'utf8').split('\n').slice(0, 8).join('\n');
     const fromPipe = await withStdin(['normalize'], piped, false);
     expect(fromPipe.code).toBe(0);
-    expect(fromPipe.parts.length).toBeGreaterThan(0);
-    expect(fromPipe.parts.length).toBeLessThan(18);
+    // Exactly what the same 8 lines give as a file, none of the demo's 18.
+    const asFile = join(dir, 'piped.jsonl');
+    writeFileSync(asFile, piped);
+    const expected = await cli(['normalize', asFile]);
+    expect(expected.lines.length).toBeGreaterThan(0);
+    expect(expected.lines.length).toBeLessThan(18);
+    expect(fromPipe.parts).toEqual(expected.lines);
     for (const p of fromPipe.parts) expect(isNormalizedToolPart(p)).toBe(true);
     // An empty pipe is an empty input: exit 0, 0 parts.
     expect(await withStdin(['normalize'], '', false)).toEqual({ code: 0, parts: [] });
@@ -102,6 +107,26 @@ describe.skipIf(!HAS_CORPUS)('format per file', () => {
     expect(codes(forced.stderr)).not.toContain('malformed_line');
     // --strict makes the skipped files count: exit 1.
     expect((await cli(['normalize', '--strict', d])).code).toBe(1);
+  });
+
+  it('a skipped file stays in the line account: its lines are diagnostic lines, so the three terms still add up to inputLines', async () => {
+    const d = join(dir, 'account');
+    mkdirSync(d);
+    // Longer than the 20-line sample the format is told from: the rest is read, only counted.
+    writeFileSync(join(d, 'AAA-notes.md'), `${Array.from({ length: 30 }, (_, i) => `note ${i}`).join('\n')}\n`);
+    writeFileSync(join(d, 'AAB-short.txt'), 'one line\n');
+    copyFileSync(CODEX, join(d, 'c-codex.jsonl'));
+    const codexLines = readFileSync(CODEX, 'utf8').trimEnd().split('\n').length;
+    const r = await cli(['normalize', '--summary', d]);
+    expect(r.code).toBe(0);
+    expect(r.lines).toHaveLength(1);
+    const s = summaryOf(r.stderr);
+    expect(s.parts).toBe(1);
+    expect(s.inputLines).toBe(30 + 1 + codexLines);
+    expect(s.eventLines + s.noToolDataLines + s.diagnosticLines).toBe(s.inputLines);
+    expect(s.diagnosticLines).toBeGreaterThanOrEqual(31);
+    const skipped = diagnosticsOf(r.stderr).filter((x) => x.code === 'not_a_recording');
+    expect(skipped.map((x) => x.message.match(/\((\d+) lines?\)/)?.[1])).toEqual(['30', '1']);
   });
 
   it('a named file that is no recording: one not_a_recording error, exit 1, the other files still read', async () => {

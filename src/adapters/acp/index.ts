@@ -29,7 +29,9 @@ export const acpAdapter: AdapterDefinition = {
     /** Keys of calls forgotten while still open: a later frame for one is late, not "before its tool_call". */
     const forgotten = new BoundedSet<string>(ACP_CALLS_KEPT * 10);
     const calls = new BoundedMap<string, { merged: MergedCall; part: NormalizedToolPart; foreign?: true }>(ACP_CALLS_KEPT, (key, call) => {
-      if (call.part.state !== 'complete' && call.part.state !== 'error') forgotten.add(key);
+      if (call.part.state === 'complete' || call.part.state === 'error') return;
+      forgotten.add(key);
+      out.diagnostic('evicted_call', `call ${call.part.id} of session ${call.merged.sessionId} was still open when more than ${ACP_CALLS_KEPT} newer calls had come; it is forgotten, its part keeps its last known state, and a frame for it later is reported as late`, undefined, { partId: call.part.id });
     });
     const terminal: string[] = [];
     /** JSON-RPC id of a permission request → the call it is about. */

@@ -8,7 +8,7 @@ import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
 import { classifyFailure } from './errors.js';
 import type { McpName } from '../shared/mcp-names.js';
 import { buildOutput, resultText } from './output.js';
-import { SubagentLinks } from './subagents.js';
+import { MAX_WAITING_AGENTS, SubagentLinks } from './subagents.js';
 import { taskFields } from './tasks.js';
 import { identify, type IdentityContext, type ToolSpec } from './tools.js';
 import { num, obj, type Obj, str } from '../../fields.js';
@@ -57,19 +57,25 @@ export interface SessionView {
  * hashing, and the rare retraction scans it.
  */
 const RECENT_FRAMES = 1024;
-/** Calls remembered: the last 10k–20k (docs/robustness.md). */
-export const CALLS_KEPT = 10_000;
+/**
+ * Calls remembered: the last 5k–10k (docs/robustness.md). A result, progress line or task note
+ * comes within its turn, far inside this; a larger window only made memory grow further into
+ * the input before it levelled off.
+ */
+export const CALLS_KEPT = 5_000;
 /** Ids of calls forgotten while open, remembered far longer (an id costs a set entry, a call much more). */
 export const FORGOTTEN_KEPT = 100_000;
 
 export class CallTracker {
   readonly agents = new SubagentLinks();
   /**
-   * The last 10k–20k calls (CALLS_KEPT). Enough for any result, progress or task note to find its call (they
+   * The last 5k–10k calls (CALLS_KEPT). Enough for any result, progress or task note to find its call (they
    * come within a turn), and for a repeated frame to find its calls known; memory stays flat.
    */
   private readonly calls = new BoundedMap<string, Call>(CALLS_KEPT, (id, call) => {
-    if (!call.terminal) this.forgotten.add(id);
+    if (call.terminal) return;
+    this.forgotten.add(id);
+    this.out.diagnostic('evicted_call', `call ${id} of session ${call.sessionId} was still open when more than ${CALLS_KEPT} newer calls had come; it is forgotten, its part keeps its last known state, and a result for it later is reported as late`, undefined, { partId: id });
   });
   /** Calls forgotten while still open, so their result is reported as late, not as never announced. */
   private readonly forgotten = new BoundedSet<string>(FORGOTTEN_KEPT);
@@ -139,7 +145,8 @@ export class CallTracker {
           call.parentId = taskId;
           metadata.parentId = taskId;
         } else {
-          this.agents.wait(frame.agentId, id);
+          const dropped = this.agents.wait(frame.agentId, id);
+          if (dropped) this.out.diagnostic('unlinked_subagent', `${dropped.ids.length + dropped.dropped} tool call(s) of subagent ${dropped.agentId} could not be linked to the Task call that spawned it: more than ${MAX_WAITING_AGENTS} subagents were waiting for theirs, and this one waited longest`, frame.pos, { partId: dropped.ids[0] });
         }
       }
     }

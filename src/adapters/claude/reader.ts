@@ -21,7 +21,8 @@ interface SessionInfo {
   /** The session id as first seen: frames, calls and events all use this one string. */
   readonly id: string;
   cwd?: string;
-  mcpServers: Set<string>;
+  /** Shared and empty until the session names a server (most never do): a Set per session was most of its cost. */
+  mcpServers: ReadonlySet<string>;
 }
 
 interface PartialBlock {
@@ -54,7 +55,14 @@ function resultBlocks(content: unknown[]): Obj[] {
 export class ClaudeReader implements Adapter {
   private readonly out: EventEmitterFor;
   /** Bounded like the calls (docs/robustness.md): the 10k–20k most recently started sessions and streamed blocks. */
-  private readonly sessions = new BoundedMap<string, SessionInfo>(10_000);
+  /**
+   * Sessions seen lately: the last 2k–4k (docs/robustness.md). A session's lines come together in
+   * a file, and even interleaved streams rarely run thousands at once; an older session's cwd
+   * and MCP servers are no longer used for titles.
+   */
+  private readonly sessions = new BoundedMap<string, SessionInfo>(2_000);
+  /** The MCP servers every session starts with (--mcp-servers), one shared set. */
+  private readonly defaultServers: ReadonlySet<string>;
   private readonly blocks = new BoundedMap<string, PartialBlock>(10_000);
   /** Latest `message_start` id per session and parent, for stream events without `api_message_id`. */
   private readonly messageIds = new BoundedMap<string, string>(10_000);
@@ -83,6 +91,7 @@ export class ClaudeReader implements Adapter {
 
   constructor(sink: AdapterSink, private readonly options: AdapterOptions) {
     this.out = new EventEmitterFor(sink, 'claude');
+    this.defaultServers = new Set(options.mcpServers ?? []);
     this.tracker = new CallTracker(this.out, (id) => this.session(id));
     this.agents = this.tracker.agents;
   }
@@ -189,7 +198,7 @@ export class ClaudeReader implements Adapter {
   private session(id: string): SessionInfo {
     let info = this.sessions.get(id);
     if (!info) {
-      info = { id, cwd: this.options.cwd, mcpServers: new Set(this.options.mcpServers ?? []) };
+      info = { id, cwd: this.options.cwd, mcpServers: this.defaultServers };
       this.sessions.set(id, info);
     }
     return info;
@@ -318,7 +327,10 @@ export class ClaudeReader implements Adapter {
     if (subtype === 'init') {
       const info = this.session(sessionId);
       if (str(line.cwd) && line.cwd !== info.cwd) info.cwd = String(line.cwd);
-      if (Array.isArray(line.mcp_servers)) for (const m of line.mcp_servers) if (str(obj(m)?.name)) info.mcpServers.add(normalizeServerName(String(obj(m)!.name)));
+      if (Array.isArray(line.mcp_servers)) {
+        const names = line.mcp_servers.map((m) => str(obj(m)?.name)).filter((n): n is string => n !== undefined);
+        if (names.length) info.mcpServers = new Set([...info.mcpServers, ...names.map(normalizeServerName)]);
+      }
       return;
     }
     if (TASK_SUBTYPES.has(subtype)) return this.tracker.task(subtype, line, this.timeOf(line), pos);

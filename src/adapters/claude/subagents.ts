@@ -9,14 +9,19 @@ import { BoundedMap } from '../../collections/bounded.js';
 
 /** Calls of one unlinked agent kept for a late link; more are counted, not kept. */
 const MAX_WAITING = 10_000;
+/**
+ * Agents waiting for their Task at once. Past it the one waiting longest is given up (reported
+ * as unlinked then, not at the end): otherwise every unlinked agent of a long input was held to the end.
+ */
+export const MAX_WAITING_AGENTS = 1_000;
 
 export class SubagentLinks {
   /** agentId → part id of its Task call. */
-  private readonly taskOfAgent = new BoundedMap<string, string>(50_000);
+  private readonly taskOfAgent = new BoundedMap<string, string>(5_000);
   /** agentId → calls made by that agent before its Task was known. */
   private readonly waiting = new Map<string, { ids: string[]; dropped: number }>();
   /** Sidechain line uuid → Task part id (1.0.x inline sidechains). */
-  private readonly sidechain = new BoundedMap<string, string>(100_000);
+  private readonly sidechain = new BoundedMap<string, string>(10_000);
   /** Recent Task calls not yet linked, with their prompts, for matching sidechain roots. */
   private readonly prompts = new BoundedMap<string, string>(1000);
 
@@ -34,11 +39,22 @@ export class SubagentLinks {
     return children;
   }
 
-  wait(agentId: string, childId: string): void {
+  /** Keeps `childId` waiting for its agent's Task; returns the agent given up to make room, if any. */
+  wait(agentId: string, childId: string): { agentId: string; ids: string[]; dropped: number } | undefined {
     let w = this.waiting.get(agentId);
-    if (!w) this.waiting.set(agentId, (w = { ids: [], dropped: 0 }));
+    let given: { agentId: string; ids: string[]; dropped: number } | undefined;
+    if (!w) {
+      if (this.waiting.size >= MAX_WAITING_AGENTS) {
+        // A Map iterates in insertion order: the first key is the agent waiting longest.
+        const [oldest, entry] = this.waiting.entries().next().value as [string, { ids: string[]; dropped: number }];
+        this.waiting.delete(oldest);
+        given = { agentId: oldest, ...entry };
+      }
+      this.waiting.set(agentId, (w = { ids: [], dropped: 0 }));
+    }
     if (w.ids.length < MAX_WAITING) w.ids.push(childId);
     else w.dropped++;
+    return given;
   }
 
   /** Agents whose calls never found their Task: the calls kept, and how many more there were. */

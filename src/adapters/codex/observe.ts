@@ -64,6 +64,10 @@ export function observeItem(c: CodexContext, s: Seen): boolean {
   }
   const state = c.tracker.state(s.sessionId, s.partId);
   if (state === 'done') return false;
+  if (state === 'evicted') {
+    c.tracker.reportLate(s, `an item (${s.phase})`);
+    return false;
+  }
   const view = itemView(rule, type, rawType, s.item, s.ctx, s.extra);
   const startAt = state === 'none' && s.startedAt !== undefined ? s.startedAt : s.at;
   const where = { sessionId: s.sessionId, partId: s.partId, at: startAt, pos: s.pos };

@@ -40,32 +40,61 @@ interface Live {
 const json = (v: unknown) => JSON.stringify(v) ?? 'undefined';
 
 /**
- * Ended part ids kept per session, so a late item does not reopen its part: the most recent
- * 100k–200k, which keeps memory flat on inputs of any size.
+ * Caps (docs/robustness.md). Open parts, all sessions together: past MAX_OPEN_CALLS the one open
+ * longest is forgotten with an `evicted_call` warning (its part keeps its last known state), and
+ * what comes for it later is reported as late. Ended part ids are kept for the last 10k–20k, so a
+ * late item does not reopen its part; ids of parts forgotten while open for the last 100k–200k.
  */
-const DONE_WINDOW = 100_000;
+export const MAX_OPEN_CALLS = 10_000;
+const DONE_WINDOW = 10_000;
+const EVICTED_WINDOW = 100_000;
 
-interface SessionParts {
-  live: Map<string, Live>;
-  done: BoundedSet<string>;
-}
+const keyOf = (sessionId: string, partId: string) => `${sessionId}\u0000${partId}`;
 
 export class PartTracker {
-  // Per session, then per part id: no composite string key to build and hash on every lookup.
-  private readonly sessions = new Map<string, SessionParts>();
+  // Open parts per session, then per part id: no composite string key to build and hash on the
+  // lookups of every item line. A session's map goes when its last open part does.
+  private readonly sessions = new Map<string, Map<string, Live>>();
   private readonly groups = new Map<string, Set<Live>>();
+  /** Every open part, oldest first (a Set keeps insertion order): the eviction order. */
+  private readonly open = new Set<Live>();
+  private readonly done = new BoundedSet<string>(DONE_WINDOW);
+  private readonly evicted = new BoundedSet<string>(EVICTED_WINDOW);
 
   constructor(private readonly out: EventEmitterFor) {}
 
-  private parts(sessionId: string): SessionParts {
-    let p = this.sessions.get(sessionId);
-    if (!p) this.sessions.set(sessionId, (p = { live: new Map(), done: new BoundedSet(DONE_WINDOW) }));
-    return p;
+  private live(sessionId: string, partId: string): Live | undefined {
+    return this.sessions.get(sessionId)?.get(partId);
   }
 
-  state(sessionId: string, partId: string): 'none' | 'open' | 'done' {
-    const p = this.parts(sessionId);
-    return p.live.has(partId) ? 'open' : p.done.has(partId) ? 'done' : 'none';
+  state(sessionId: string, partId: string): 'none' | 'open' | 'done' | 'evicted' {
+    if (this.live(sessionId, partId)) return 'open';
+    const key = keyOf(sessionId, partId);
+    return this.done.has(key) ? 'done' : this.evicted.has(key) ? 'evicted' : 'none';
+  }
+
+  /** What came for a part forgotten while open: one late_result, never "not in the input". */
+  reportLate(w: Where, what: string): void {
+    this.out.diagnostic('late_result', `${what} for ${w.partId} arrived after the call was forgotten while still open (more than ${MAX_OPEN_CALLS} calls open at once); it is reported here and not applied`, w.pos, { partId: w.partId });
+  }
+
+  private drop(cur: Live): void {
+    const parts = this.sessions.get(cur.sessionId)!;
+    parts.delete(cur.partId);
+    if (parts.size === 0) this.sessions.delete(cur.sessionId);
+    const members = this.groups.get(cur.group);
+    if (members) {
+      members.delete(cur);
+      if (members.size === 0) this.groups.delete(cur.group);
+    }
+    this.open.delete(cur);
+  }
+
+  private evictOldest(pos: InputPosition | undefined): void {
+    const oldest = this.open.values().next().value as Live;
+    this.drop(oldest);
+    this.evicted.add(keyOf(oldest.sessionId, oldest.partId));
+    this.out.diagnostic('evicted_call', `call ${oldest.partId} of session ${oldest.sessionId} was still open when more than ${MAX_OPEN_CALLS} calls were open at once; it is forgotten, its part keeps its last known state, and what comes for it later is reported as late`, pos, { partId: oldest.partId });
   }
 
   /**
@@ -75,22 +104,27 @@ export class PartTracker {
   show(w: Where, group: string, view: View): boolean;
   show(w: Where, group: string, view: Partial<View>): boolean;
   show(w: Where, group: string, view: Partial<View>): boolean {
-    const parts = this.parts(w.sessionId);
-    if (parts.done.has(w.partId)) return false;
     const env = { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos };
-    const cur = parts.live.get(w.partId);
+    const cur = this.live(w.sessionId, w.partId);
     if (!cur) {
+      const state = this.state(w.sessionId, w.partId);
+      if (state === 'evicted') this.reportLate(w, 'an item');
+      if (state !== 'none') return false;
       const name = view.name ?? 'unknown';
       const kind = view.kind ?? 'unknown';
       const title = view.title ?? `Running ${name}`;
       const input = view.input ?? {};
       const metadata = view.metadata ?? {};
       const live: Live = { sessionId: w.sessionId, partId: w.partId, group, name, kind, title, input, meta: { ...metadata } };
-      parts.live.set(w.partId, live);
+      let parts = this.sessions.get(w.sessionId);
+      if (!parts) this.sessions.set(w.sessionId, (parts = new Map()));
+      parts.set(w.partId, live);
+      this.open.add(live);
       let members = this.groups.get(group);
       if (!members) this.groups.set(group, (members = new Set()));
       members.add(live);
       this.out.emit('tool.started', env, { name, kind, title, input, metadata });
+      if (this.open.size > MAX_OPEN_CALLS) this.evictOldest(w.pos);
       return true;
     }
     const body: { name?: string; kind?: ToolKind; title?: string; input?: unknown; metadata?: ToolMetadata } = {};
@@ -123,29 +157,35 @@ export class PartTracker {
 
   /** Metadata only, on an open or ended part (e.g. an approval resolved after the item ended). */
   annotate(w: Where, metadata: ToolMetadata): boolean {
-    const parts = this.parts(w.sessionId);
-    const cur = parts.live.get(w.partId);
+    const cur = this.live(w.sessionId, w.partId);
     if (cur) return this.show(w, cur.group, { metadata });
-    if (!parts.done.has(w.partId)) return false;
+    const state = this.state(w.sessionId, w.partId);
+    if (state === 'evicted') this.reportLate(w, 'metadata');
+    if (state !== 'done') return state === 'evicted';
     this.out.emit('tool.updated', { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos }, { metadata });
     return true;
   }
 
   /** Running / streamed output. False when the part is not open. */
   progress(w: Where, body: { message?: string; outputDelta?: string; elapsedMs?: number; metadata?: ToolMetadata }): boolean {
-    if (!this.parts(w.sessionId).live.has(w.partId)) return false;
+    if (!this.live(w.sessionId, w.partId)) {
+      if (this.state(w.sessionId, w.partId) !== 'evicted') return false;
+      this.reportLate(w, 'output');
+      return true;
+    }
     this.out.emit('tool.progress', { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos }, body);
     return true;
   }
 
   /** The one terminal event. False when the part is not open (never started, or already ended). */
   finish(w: Where, outcome: Outcome): boolean {
-    const parts = this.parts(w.sessionId);
-    const cur = parts.live.get(w.partId);
-    if (!cur) return false;
-    parts.live.delete(w.partId);
-    this.groups.get(cur.group)?.delete(cur);
-    parts.done.add(w.partId);
+    const cur = this.live(w.sessionId, w.partId);
+    if (!cur) {
+      if (this.state(w.sessionId, w.partId) === 'evicted') this.reportLate(w, 'the result');
+      return false;
+    }
+    this.drop(cur);
+    this.done.add(keyOf(w.sessionId, w.partId));
     const env = { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos };
     // Bodies built field by field in one order (no spreads of optional pieces): fewer object shapes.
     const hasMeta = outcome.metadata !== undefined && Object.keys(outcome.metadata).length !== 0;
@@ -173,6 +213,6 @@ export class PartTracker {
 
   /** Title of an open part (used to word the error of an interrupted call). */
   titleOf(sessionId: string, partId: string): string | undefined {
-    return this.sessions.get(sessionId)?.live.get(partId)?.title;
+    return this.live(sessionId, partId)?.title;
   }
 }

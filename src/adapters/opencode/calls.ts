@@ -8,7 +8,7 @@
 // a tool that does not exist), a bash command that was killed (`exit: null` plus a
 // `<shell_metadata>` note) and one that exited non-zero. They keep `metadata.opencodeStatus`.
 import type { ToolKind, ToolMetadata } from '../../contract/index.js';
-import { BoundedMap } from '../../collections/bounded.js';
+import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
 import { OwnedMap } from '../../collections/persistent-map.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
@@ -45,6 +45,8 @@ interface OpenCall {
 }
 
 const TERMINAL: ReadonlySet<RawStatus> = new Set(['completed', 'error']);
+/** Calls open at once (pending ones count separately, to the same cap): docs/robustness.md. */
+export const MAX_OPEN_CALLS = 10_000;
 
 const keyOf = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
 
@@ -62,8 +64,10 @@ export class Calls {
    * copy of a part finished longer ago than that reaches the pipeline, which reports it as late.
    */
   private readonly closed = new BoundedMap<string, RawStatus>(100_000);
-  private readonly byCall = new Map<string, string>();
-  private readonly byRequest = new Map<string, string>();
+  /** Ids of calls forgotten while open (MAX_OPEN_CALLS), the last 100k–200k: what comes for one later is late. */
+  private readonly evicted = new BoundedSet<string>(100_000);
+  private readonly byCall = new BoundedMap<string, string>(MAX_OPEN_CALLS);
+  private readonly byRequest = new BoundedMap<string, string>(MAX_OPEN_CALLS);
   private readonly deferred = new Map<string, { view: ToolPartView; ctx: ApplyContext }>();
   readonly sessions: Sessions;
 
@@ -102,6 +106,10 @@ export class Calls {
     let call = this.open.get(view.id);
     let d: Description;
     if (!call) {
+      if (this.evicted.has(view.id)) {
+        this.out.diagnostic('late_result', `tool part ${view.id} (${view.status}) arrived after the call was forgotten while still open (more than ${MAX_OPEN_CALLS} calls open at once); it is reported here and not applied`, ctx.pos, { partId: view.id });
+        return;
+      }
       const waiting = this.deferred.get(view.id);
       if (view.status === 'pending') {
         if (waiting) waiting.view = view;
@@ -156,6 +164,11 @@ export class Calls {
   private defer(view: ToolPartView, ctx: ApplyContext): void {
     this.deferred.set(view.id, { view, ctx });
     if (view.messageId && view.callId) this.byCall.set(`${view.messageId}\u0000${view.callId}`, view.id);
+    // Parts that stay pending count as open calls too: past the cap the oldest is started as it is.
+    if (this.deferred.size > MAX_OPEN_CALLS) {
+      const [id, w] = this.deferred.entries().next().value as [string, { view: ToolPartView; ctx: ApplyContext }];
+      this.startDeferred(id, w);
+    }
   }
 
   private startDeferred(partId: string, w: { view: ToolPartView; ctx: ApplyContext }): void {
@@ -216,7 +229,17 @@ export class Calls {
       this.byCall.set(call.callKey, view.id);
     }
     this.open.set(view.id, call);
+    if (this.open.size > MAX_OPEN_CALLS) this.evictOldest(ctx);
     return call;
+  }
+
+  /** Past MAX_OPEN_CALLS the call open longest is forgotten; its part keeps its last known state. */
+  private evictOldest(ctx: { pos?: InputPosition }): void {
+    const [id, oldest] = this.open.entries().next().value as [string, OpenCall];
+    this.open.delete(id);
+    if (oldest.callKey) this.byCall.delete(oldest.callKey);
+    this.evicted.add(id);
+    this.out.diagnostic('evicted_call', `call ${id} of session ${oldest.sessionId} was still open when more than ${MAX_OPEN_CALLS} calls were open at once; it is forgotten, its part keeps its last known state, and what comes for it later is reported as late`, ctx.pos, { partId: id });
   }
 
   private refine(view: ToolPartView, ctx: ApplyContext, call: OpenCall, d: Description): void {

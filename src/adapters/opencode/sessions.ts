@@ -6,6 +6,7 @@
 // `task_id:` in older versions), and last the child session's `parentID`: among the parent
 // session's task parts without a child, the one whose description starts the child's title
 // (`Find txt files (@general subagent)`), or the only one.
+import { BoundedMap } from '../../collections/bounded.js';
 import { text, type Obj } from './part-view.js';
 
 interface SessionRecord {
@@ -41,12 +42,17 @@ export function childSessionInOutput(output: string | undefined): string | undef
   return undefined;
 }
 
+const SESSIONS_KEPT = 2_000;
+const WAITING_PARTS = 1_000;
+
 export class Sessions {
-  private readonly records = new Map<string, SessionRecord>();
-  private readonly taskOf = new Map<string, TaskRef>();
-  private readonly tasks = new Map<string, TaskRef[]>();
-  /** Parts of sessions not known to be roots, waiting for the task part that spawned them. */
-  private readonly waiting = new Map<string, string[]>();
+  // Sessions seen lately, the last 2k–4k (docs/robustness.md): an older session's directory,
+  // parent and tasks are no longer known, so its later parts are not linked.
+  private readonly records = new BoundedMap<string, SessionRecord>(SESSIONS_KEPT);
+  private readonly taskOf = new BoundedMap<string, TaskRef>(SESSIONS_KEPT);
+  private readonly tasks = new BoundedMap<string, TaskRef[]>(SESSIONS_KEPT);
+  /** Parts of sessions not known to be roots, waiting for the task part that spawned them (at most WAITING_PARTS each). */
+  private readonly waiting = new BoundedMap<string, string[]>(SESSIONS_KEPT);
 
   constructor(private readonly sink: LinkSink, private readonly defaultCwd?: string) {}
 
@@ -105,7 +111,7 @@ export class Sessions {
     }
     if (description) ref.description = description;
     if (child && !ref.child && !this.taskOf.has(child)) this.link(child, ref, false);
-    else if (!ref.child) for (const waitingChild of [...this.waiting.keys()]) this.tryParentLink(waitingChild);
+    else if (!ref.child) for (const [waitingChild] of [...this.waiting.entries()]) this.tryParentLink(waitingChild);
   }
 
   /** The task part a part of `sessionId` ran under; remembered as waiting when not known yet. */
@@ -115,7 +121,7 @@ export class Sessions {
     const task = this.taskOf.get(sessionId);
     if (task) return task.partId;
     const list = this.waiting.get(sessionId) ?? [];
-    list.push(partId);
+    if (list.length < WAITING_PARTS) list.push(partId);
     this.waiting.set(sessionId, list);
     return undefined;
   }

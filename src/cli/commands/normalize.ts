@@ -223,12 +223,15 @@ export const normalizeCommand: Command = {
             }
             const found = sample.length ? detect(sample, whole, input.name) : fixed ?? pipeline.definition;
             if (!found) {
-              await lines.return(undefined);
+              // Read to the end, only counting: every line of the input is in the account
+              // (`inputLines`), these as lines covered by the one diagnostic.
+              let skipped = buffered.length;
+              if (!whole) for await (const _ of lines) skipped++;
               if (!input.inDirectory) failedInput = true;
-              pipeline.report({
+              pipeline.reportSkipped(skipped, {
                 severity: input.inDirectory ? 'warning' : 'error',
                 code: 'not_a_recording',
-                message: `${shown} was skipped: its first lines are no format toolnorm reads (${ADAPTER_IDS.join(', ')})${input.inDirectory ? '' : '; pass --from to read it as one'}`,
+                message: `${shown} was skipped (${skipped} line${skipped === 1 ? '' : 's'}): its first lines are no format toolnorm reads (${ADAPTER_IDS.join(', ')})${input.inDirectory ? '' : '; pass --from to read it as one'}`,
                 // A source names a provider, and this input has none (under --from, the forced one).
                 ...(fixed ? { source: { provider: fixed.provider, ...(input.name !== '-' ? { file: input.name } : {}) } } : {}),
               });

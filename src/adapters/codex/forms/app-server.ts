@@ -15,6 +15,8 @@ import { finishItem, observeItem, type CodexContext, type Phase } from '../obser
 import type { Direction } from './rpc.js';
 import { ownKeysOnly } from '../../shared/table.js';
 import { FAILURES } from '../errors.js';
+import { BoundedMap } from '../../../collections/bounded.js';
+import { MAX_OPEN_CALLS } from '../tracker.js';
 
 interface Thread {
   cwd?: string;
@@ -58,14 +60,17 @@ function decisionStatus(decision: unknown): string {
 }
 
 export class AppServerForm {
-  private readonly threads = new Map<string, Thread>();
+  // Bounded like every table keyed by input (docs/robustness.md): threads seen lately (2k–4k; an
+  // older thread's cwd and parent are no longer known), and requests, approvals and plans of the
+  // last 10k–20k calls.
+  private readonly threads = new BoundedMap<string, Thread>(2_000);
   private rootThread: string | undefined;
   private lastThread: string | undefined;
   private startCwd: string | undefined;
-  private readonly requests = new Map<string, ServerRequest>();
-  private readonly approvals = new Map<string, Approval>();
+  private readonly requests = new BoundedMap<string, ServerRequest>(MAX_OPEN_CALLS);
+  private readonly approvals = new BoundedMap<string, Approval>(MAX_OPEN_CALLS);
   /** The last `turn/plan/updated` of each turn, to complete its part when the turn ends. */
-  private readonly plans = new Map<string, Obj>();
+  private readonly plans = new BoundedMap<string, Obj>(MAX_OPEN_CALLS);
 
   constructor(private readonly c: CodexContext, private readonly fallbackSession: () => string, private readonly defaultCwd: () => string | undefined) {}
 
@@ -183,7 +188,7 @@ export class AppServerForm {
     });
     if (!shown) return;
     const t = this.threads.get(sessionId);
-    if (before === 'none' && t?.unlinked) t.unlinked.push(partId);
+    if (before === 'none' && t?.unlinked && t.unlinked.length < MAX_OPEN_CALLS) t.unlinked.push(partId);
     this.learnChildren(sessionId, partId, item, at, pos);
   }
 

@@ -6,6 +6,8 @@
 // it; the second record of an ended call is the same call, so it is not applied again.
 import { toEpochMs } from '../../shared/time.js';
 import type { InputPosition } from '../../types.js';
+import { BoundedMap } from '../../../collections/bounded.js';
+import { MAX_OPEN_CALLS } from '../tracker.js';
 import { readCallOutput } from '../output.js';
 import { callArgs, callOutcome, callRef, callView, type CallRef } from '../tools.js';
 import { get, int, ms, nonEmpty, obj, pathOf, statusOf, text, type Obj } from '../fields.js';
@@ -47,9 +49,10 @@ const EVENTS: Record<string, { phase: Phase; item: (p: Obj) => Obj }> = {
 export class RolloutForm {
   private sessionId: string | undefined;
   private cwd: string | undefined;
-  private readonly calls = new Map<string, PendingCall>();
-  /** Calls already ended by another record of them: their output here is the same result. */
-  private readonly endedByRecord = new Set<string>();
+  /** Calls started and waiting for their output: the last 10k–20k (the tracker caps open calls at MAX_OPEN_CALLS too). */
+  private readonly calls = new BoundedMap<string, PendingCall>(MAX_OPEN_CALLS);
+  /** Calls already ended by another record of them: their output here is the same result (the last 10k–20k). */
+  private readonly endedByRecord = new BoundedMap<string, true>(MAX_OPEN_CALLS);
 
   constructor(private readonly c: CodexContext, private readonly fallbackSession: () => string, private readonly defaultCwd: () => string | undefined) {}
 
@@ -113,7 +116,7 @@ export class RolloutForm {
     } else {
       // The call already ended in another record of the same session (e.g. the app-server trace of
       // this thread, read before its rollout): its output here is the same result.
-      this.endedByRecord.add(callId);
+      this.endedByRecord.set(callId, true);
     }
   }
 
@@ -126,6 +129,7 @@ export class RolloutForm {
     const call = this.calls.get(callId);
     this.calls.delete(callId);
     const state = this.c.tracker.state(session, callId);
+    if (state === 'evicted') return this.c.tracker.reportLate({ sessionId: session, partId: callId, at, pos }, rawType);
     // Ended already by the event record of the same call (0.163 writes item_completed first).
     if (this.endedByRecord.delete(callId)) return;
     if (state === 'done') {
@@ -234,7 +238,7 @@ export class RolloutForm {
     });
     if (phase === 'completed' && !wasDone) {
       this.calls.delete(id);
-      this.endedByRecord.add(id);
+      this.endedByRecord.set(id, true);
     }
   }
 }

@@ -2,14 +2,13 @@
 // what it must still catch is a row damaged or changed outside toolnorm. Each kind of damage is
 // reported as a StoreCorruptionError naming the session, the seq and the store, by read, by a
 // replay to parts and by the CLI (one line, exit 1, no stack trace), on real SQLite and PostgreSQL.
-import { PassThrough, Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
 import { ToolRepository } from '../../src/events/repository.js';
 import { PostgresEventStore } from '../../src/store/postgres.js';
 import { StoreCorruptionError } from '../../src/store/serial.js';
 import { SqliteEventStore } from '../../src/store/sqlite.js';
 import type { EventStore } from '../../src/store/types.js';
+import { cli as runCli } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
 import { removeTempDir, tempDir } from './backends.js';
 import { dropTestSchemas, freshPostgresUrl, pgQuery, postgresAvailable } from './pg.js';
@@ -30,17 +29,6 @@ const DAMAGE: { name: string; body?: string; remove?: boolean; says: RegExp }[] 
   { name: 'an event without its source', body: JSON.stringify({ ...eventsRange('s', 3, 4)[0]!, source: null }), says: /damaged event at seq 1234: its stored text is not a toolnorm event/ },
   { name: 'a deleted row', remove: true, says: /is missing event seq 1234 although its head is past it/ },
 ];
-
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => { out += String(d); });
-  stderr.on('data', (d) => { err += String(d); });
-  const code = await runCli({ argv, stdin: Readable.from([]), stdout, stderr, env: {}, cwd: REPO_ROOT });
-  return { code, stdout: out, stderr: err };
-}
 
 async function expectCorruption(store: EventStore, where: string, says: RegExp, removed: boolean): Promise<void> {
   const read = async () => { for await (const _ of store.read('s')) { /* drain */ } };
@@ -74,7 +62,7 @@ describe('SQLite: a damaged row is a diagnostic, never a crash or a made-up even
       expect(n).toBe(2000 - 1234);
       await store.close();
 
-      const run = await cli(['replay', '--store', `sqlite:${path}`, '--session', 's']);
+      const run = await runCli(['replay', '--store', `sqlite:${path}`, '--session', 's'], { cwd: REPO_ROOT });
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(d.says);
       expect(run.stderr).toContain(`store sqlite:${path}`);
@@ -96,7 +84,7 @@ describe.skipIf(!PG)('PostgreSQL: a damaged row is a diagnostic, never a crash o
       await expectCorruption(store, schema, d.says, !!d.remove);
       await store.close();
 
-      const run = await cli(['replay', '--store', url, '--session', 's', '--to', 'events']);
+      const run = await runCli(['replay', '--store', url, '--session', 's', '--to', 'events'], { cwd: REPO_ROOT });
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(d.says);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);

@@ -18,7 +18,9 @@ export function outputText(output: unknown): string | undefined {
     const texts = (o.content as unknown[]).map((b) => text(obj(b)?.text)).filter((t): t is string => t !== undefined);
     if (texts.length) return texts.join('\n');
   }
-  return JSON.stringify(output, null, 2);
+  // Compact, as the compressor measures it: a structured output that fits its budget as JSON must
+  // not be shown larger than that (pretty-printing made a 348-byte image result 501 bytes).
+  return JSON.stringify(output);
 }
 
 /**

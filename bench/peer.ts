@@ -1,4 +1,4 @@
-// `npm run bench -- peer [--mb N] [--rounds N] [--terminal]`: toolnorm against the most used
+// `npm run bench -- peer [--mb N] [--rounds N] [--terminal] [--floor]`: toolnorm against the most used
 // Claude→ACP converter, @agentclientprotocol/claude-agent-acp (exact-pinned devDependency), on the
 // same generated Claude input as `npm run bench -- claude` (≥N MB, default 100; `--mb 1024` for 1 GB).
 //
@@ -22,15 +22,22 @@
 //     assistant message whose text already streamed as deltas are not converted again;
 //   - client capabilities: none by default; `--terminal` announces `_meta.terminal_output`, and
 //     toolnorm then runs with `--acp-terminal`, so both send terminal content.
+//   floor     (--floor) the contract's share alone, in process like the peer: read the same lines and
+//             JSON.parse each, validate every event toolnorm's adapter emits on this input and every
+//             frame it sends (both collected by a toolnorm run before the rounds, parsed before the
+//             clock starts), JSON.stringify every frame in its JSON-RPC envelope and write it to a
+//             file. No adapter, reducer or encoder, and no start-up: what any converter that keeps
+//             toolnorm's two boundary checks pays on this input, as a lower bound.
 // Bytes out count tool frames only (`tool_call` and `tool_call_update`), as the UTF-8 length of the
 // `{sessionId, update}` params, without the JSON-RPC envelope, for both sides.
 // Figures: medians over the rounds with [min–max]; throughput by wall clock and by CPU time
 // (user + system of every thread, which other load on a shared machine moves less).
 import { spawn, fork } from 'node:child_process';
-import { createReadStream, mkdirSync, rmSync, openSync, closeSync } from 'node:fs';
+import { createReadStream, mkdirSync, rmSync, openSync, closeSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { claudeInput } from './claude.js';
 import { fmt, median } from './_measure.js';
 
@@ -39,7 +46,7 @@ const OUT_DIR = join(ROOT, 'bench', '.data', 'peer-out');
 const TOOL_FRAME = /"sessionUpdate":"tool_call(?:_update)?"/;
 const ENVELOPE_HEAD = '{"jsonrpc":"2.0","method":"session/update","params":';
 
-interface Result { side: 'toolnorm' | 'peer'; seconds: number; cpuSeconds: number; maxRssMb: number; toolFrames: number; toolBytes: number; allBytes: number }
+interface Result { side: 'toolnorm' | 'peer' | 'floor'; seconds: number; cpuSeconds: number; maxRssMb: number; toolFrames: number; toolBytes: number; allBytes: number; phases?: Record<string, number> }
 
 type Obj = Record<string, unknown>;
 
@@ -170,6 +177,96 @@ async function peerChild(file: string, terminal: boolean): Promise<void> {
   process.send!(result);
 }
 
+/** toolnorm's own events and frames for `file`, written once beside the other bench data. */
+async function collectForFloor(file: string): Promise<{ events: string; frames: string }> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const events = join(OUT_DIR, 'floor-events.jsonl');
+  const frames = join(OUT_DIR, 'floor-frames.jsonl');
+  for (const [to, out] of [['events', events], ['acp', frames]] as const) {
+    const fd = openSync(out, 'w');
+    await new Promise<void>((resolve, reject) => {
+      const proc = spawn(process.execPath, [join(ROOT, 'dist/src/cli/main.js'), 'normalize', '--from', 'claude', '--to', to, '--quiet', file], { cwd: ROOT, stdio: ['ignore', fd, 'inherit'] });
+      proc.once('error', reject);
+      proc.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`toolnorm --to ${to} exited with ${code}`))));
+    });
+    closeSync(fd);
+  }
+  return { events, frames };
+}
+
+async function readJsonLines(file: string): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const line of createInterface({ input: createReadStream(file, { highWaterMark: 1024 * 1024 }), crlfDelay: Infinity })) if (line) out.push(JSON.parse(line));
+  return out;
+}
+
+async function floorChild(file: string, eventsFile: string, framesFile: string): Promise<void> {
+  const contract = await import(pathToFileURL(join(ROOT, 'dist/src/contract/index.js')).href) as typeof import('../src/contract/index.js');
+  const core = await import(pathToFileURL(join(ROOT, 'dist/src/index.js')).href) as typeof import('../src/index.js');
+  const events = await readJsonLines(eventsFile);
+  // The envelope is what toolnorm writes; the check is on the params, as in the pipeline.
+  const frames = (await readJsonLines(framesFile)).map((f) => (f as { params: unknown }).params);
+  const outFile = join(OUT_DIR, 'floor-out.jsonl');
+  const fd = openSync(outFile, 'w');
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  const flush = () => { writeSync(fd, pending.join('')); pending = []; pendingBytes = 0; };
+  let toolFrames = 0;
+  let toolBytes = 0;
+  let allBytes = 0;
+  let invalid = 0;
+  // Main-thread GC pauses during the clock: the collected records stay in memory (2–3.5× the input),
+  // which a streaming converter would not hold, so the report shows what collecting cost here.
+  let gcMs = 0;
+  const gcObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) gcMs += e.duration; });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  const phases: Record<string, number> = {};
+  let mark = process.cpuUsage();
+  const phase = (name: string) => { const u = process.cpuUsage(mark); phases[name] = (u.user + u.system) / 1e6; mark = process.cpuUsage(); };
+  const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  let keys = 0;
+  // toolnorm's own line reader, the fastest here (readline costs about 0.7 s more per 100 MB).
+  for await (const { text } of core.readLines(createReadStream(file, { highWaterMark: 1024 * 1024 }))) {
+    if (!text.trim()) continue;
+    try { keys += Object.keys(JSON.parse(text) as object).length; } catch { /* a malformed line costs its failed parse, as in toolnorm */ }
+  }
+  phase('read and JSON.parse');
+  for (const e of events) if (contract.issuesOfToolEvent(e).length) invalid++;
+  phase('event checks');
+  for (const f of frames) if (contract.issuesOfAcpSessionUpdateParams(f).length) invalid++;
+  phase('frame checks');
+  for (const f of frames) {
+    const params = JSON.stringify(f);
+    const text = `{"jsonrpc":"2.0","method":"session/update","params":${params}}\n`;
+    allBytes += Buffer.byteLength(text) - 1;
+    if (TOOL_FRAME.test(params)) { toolFrames++; toolBytes += Buffer.byteLength(params); }
+    pending.push(text);
+    pendingBytes += text.length;
+    if (pendingBytes >= 1 << 20) flush();
+  }
+  flush();
+  closeSync(fd);
+  phase('stringify and write');
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = process.cpuUsage(cpu);
+  await new Promise((r) => setTimeout(r, 50));
+  gcObserver.disconnect();
+  phases['main-thread GC pauses (within the above)'] = gcMs / 1000;
+  rmSync(outFile, { force: true });
+  if (invalid || keys === 0) throw new Error(`floor: ${invalid} invalid records, ${keys} keys parsed`);
+  process.send!({ side: 'floor', seconds, cpuSeconds: (used.user + used.system) / 1e6, maxRssMb: process.resourceUsage().maxRSS / 1024, toolFrames, toolBytes, allBytes, phases } satisfies Result);
+}
+
+function runFloor(file: string, inputs: { events: string; frames: string }): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const proc = fork(fileURLToPath(import.meta.url), ['--floor-child', file, inputs.events, inputs.frames], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    proc.once('message', (m) => resolve(m as Result));
+    proc.once('error', reject);
+    proc.once('exit', (code) => { if (code) reject(new Error(`floor child exited with ${code}`)); });
+  });
+}
+
 const range = (xs: number[], d = 2) => `${fmt(median(xs), d)} [${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)}]`;
 
 export async function run(args: string[]): Promise<void> {
@@ -178,21 +275,27 @@ export async function run(args: string[]): Promise<void> {
   const roundsArg = args.indexOf('--rounds');
   const rounds = roundsArg >= 0 ? Math.max(1, Number(args[roundsArg + 1])) : 5;
   const terminal = args.includes('--terminal');
+  const withFloor = args.includes('--floor');
   const { file, bytes } = await claudeInput(mb);
   const inMb = bytes / 1e6;
   console.log(`input: ${fmt(inMb)} MB of Claude Code sessions → ${file.slice(file.indexOf('bench/'))}; client ${terminal ? 'announces _meta.terminal_output (toolnorm --acp-terminal)' : 'announces no terminal support'}`);
+  if (withFloor && terminal) throw new Error('--floor measures the plain run; leave out --terminal');
+  const floorInputs = withFloor ? await collectForFloor(file) : undefined;
   const tn: Result[] = [];
   const pr: Result[] = [];
+  const fl: Result[] = [];
   for (let r = 0; r < rounds; r++) {
     // Alternate which side goes first, so neither always runs after the other's page-cache warm-up.
     const pair = r % 2 === 0 ? [() => runToolnorm(file, terminal, r), () => runPeer(file, terminal)] : [() => runPeer(file, terminal), () => runToolnorm(file, terminal, r)];
+    if (floorInputs) pair.splice(r % 3, 0, () => runFloor(file, floorInputs));
     for (const f of pair) {
       const res = await f();
-      (res.side === 'toolnorm' ? tn : pr).push(res);
+      (res.side === 'toolnorm' ? tn : res.side === 'peer' ? pr : fl).push(res);
     }
     const t = tn[tn.length - 1]!;
     const p = pr[pr.length - 1]!;
-    console.log(`round ${r + 1}: toolnorm ${fmt(t.seconds, 2)} s (${fmt(t.cpuSeconds, 2)} s CPU), peer ${fmt(p.seconds, 2)} s (${fmt(p.cpuSeconds, 2)} s CPU): ${fmt(p.seconds / t.seconds, 2)}× wall, ${fmt(p.cpuSeconds / t.cpuSeconds, 2)}× CPU`);
+    const fr = fl[fl.length - 1];
+    console.log(`round ${r + 1}: toolnorm ${fmt(t.seconds, 2)} s (${fmt(t.cpuSeconds, 2)} s CPU), peer ${fmt(p.seconds, 2)} s (${fmt(p.cpuSeconds, 2)} s CPU): ${fmt(p.seconds / t.seconds, 2)}× wall, ${fmt(p.cpuSeconds / t.cpuSeconds, 2)}× CPU${fr ? `; floor ${fmt(fr.seconds, 2)} s (${fmt(fr.cpuSeconds, 2)} s CPU)` : ''}`);
   }
   const wall = tn.map((t, i) => pr[i]!.seconds / t.seconds);
   const cpu = tn.map((t, i) => pr[i]!.cpuSeconds / t.cpuSeconds);
@@ -207,8 +310,21 @@ export async function run(args: string[]): Promise<void> {
   console.log(`  peer      ${p0.toolFrames.toLocaleString('en-US')} frames, ${fmt(p0.toolBytes / 1e6)} MB = ${fmt(p0.toolBytes / bytes, 3)} B per input byte (all notifications ${fmt(p0.allBytes / 1e6)} MB)`);
   console.log(`  ratio     ${fmt(t0.toolBytes / p0.toolBytes, 3)}× the peer's tool-frame bytes (target ≤ 1×)`);
   console.log(`peak RSS, MB: toolnorm ${range(tn.map((t) => t.maxRssMb), 0)}, peer ${range(pr.map((p) => p.maxRssMb), 0)}`);
+  if (fl.length) {
+    const f0 = fl[0]!;
+    if (f0.allBytes !== t0.allBytes || f0.toolBytes !== t0.toolBytes) throw new Error(`floor wrote ${f0.allBytes} frame bytes, toolnorm ${t0.allBytes}: the collected frames are not this run's`);
+    console.log(`floor (parse + event and frame checks + stringify + write, in process; no adapter, reducer, encoder or start-up):`);
+    console.log(`  ${range(fl.map((f) => inMb / f.seconds), 1)} MB/s wall, ${range(fl.map((f) => inMb / f.cpuSeconds), 1)} by CPU time; ${fmt(median(fl.map((f) => f.cpuSeconds)), 2)} s CPU`);
+    for (const name of Object.keys(f0.phases ?? {})) console.log(`    ${name}: ${range(fl.map((f) => f.phases![name]!))} s CPU`);
+    console.log(`    peak RSS ${range(fl.map((f) => f.maxRssMb), 0)} MB (the collected events and frames are held in memory)`);
+    console.log(`  peer / floor, the most a converter keeping both checks could reach against the peer: ${range(fl.map((f, i) => pr[i]!.cpuSeconds / f.cpuSeconds))}× CPU time, ${range(fl.map((f, i) => pr[i]!.seconds / f.seconds))}× wall`);
+    console.log(`  toolnorm's CPU time above the floor: ${range(fl.map((f, i) => tn[i]!.cpuSeconds - f.cpuSeconds))} s; the 1.2× target leaves ${range(fl.map((f, i) => pr[i]!.cpuSeconds / 1.2 - f.cpuSeconds))} s for everything else`);
+  }
 }
 
 if (process.argv[2] === '--peer-child') {
   await peerChild(process.argv[3]!, process.argv[4] === 'terminal');
+}
+if (process.argv[2] === '--floor-child') {
+  await floorChild(process.argv[3]!, process.argv[4]!, process.argv[5]!);
 }

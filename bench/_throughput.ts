@@ -1,7 +1,10 @@
 // The measurement shared by the adapter throughput benches (claude, codex, opencode): one method,
 // so their figures compare. Each measurement runs in its own child process (one cannot pollute
 // another's heap or JIT state) over the same input file:
-//   baseline  read the lines and JSON.parse each one (for SSE, each `data:` payload);
+//   baseline  read the lines with toolnorm's own reader (readLines, what the pipeline reads with) and
+//             JSON.parse each one (for SSE, each `data:` payload): the strict baseline;
+//   readline  the same with node:readline (`createInterface`, `for await`), the bare loop a consumer
+//             writes, and how the Claude Agent SDK reads the CLI's stdout: the issue's baseline;
 //   pipeline  the full `normalize --to parts` path (adapter → event validation → reducer → parts),
 //             output discarded;
 //   adapter   (--breakdown) the adapter alone, events counted and dropped.
@@ -21,6 +24,7 @@
 // long-running process sees. The cold pass is what one `toolnorm normalize` of the file costs.
 import { fork } from 'node:child_process';
 import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { AdapterDefinition } from '../src/adapters/types.js';
 import { compiled } from './_compiled.js';
@@ -30,7 +34,7 @@ import { warmupEnd } from './_measure.js';
 const TARGET_RATIO = 0.5;
 const TARGET_RSS_MB = 200;
 
-type Mode = 'baseline' | 'pipeline' | 'adapter';
+type Mode = 'baseline' | 'readline' | 'pipeline' | 'adapter';
 type AdapterId = 'claude' | 'codex' | 'opencode';
 /** What the baseline parses: every line, or the payload of SSE `data:` lines. */
 type Framing = 'jsonl' | 'sse';
@@ -52,13 +56,27 @@ export interface ChildResult {
   sessions: number;
 }
 
-export interface Round { base: ChildResult; pipe: ChildResult; adapter?: ChildResult; ratio: number; wallRatio: number; warmRatio: number; warmWallRatio: number }
+export interface Round { base: ChildResult; readline: ChildResult; pipe: ChildResult; adapter?: ChildResult; ratio: number; wallRatio: number; warmRatio: number; warmWallRatio: number }
 
 async function pass(adapterId: AdapterId, framing: Framing, mode: Mode, file: string, end?: number): Promise<Omit<ChildResult, 'mode' | 'bytes' | 'seconds' | 'cpuSeconds' | 'warmSeconds' | 'warmCpuSeconds' | 'maxRssMb'>> {
   // The built core is one bundle: its entry exports what the bench drives.
   const { readLines } = await compiled<typeof import('../src/index.js')>('src/index.js');
   const stream = createReadStream(file, { highWaterMark: 1024 * 1024, ...(end !== undefined ? { end } : {}) });
   const out = { lines: 0, payloads: 0, parts: 0, events: 0, diagnostics: 0, sessions: 0 };
+  if (mode === 'readline') {
+    let keys = 0;
+    let line = 0;
+    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+      out.lines++;
+      line++;
+      const payload = framing === 'sse' ? (text.startsWith('data:') ? text.slice(5) : '') : text;
+      if (!payload.trim()) continue;
+      out.payloads++;
+      keys += Object.keys(JSON.parse(payload) as object).length;
+    }
+    if (keys === 0 || line === 0) throw new Error('nothing parsed');
+    return out;
+  }
   if (mode === 'baseline') {
     let keys = 0;
     for await (const l of readLines(stream)) {
@@ -142,14 +160,15 @@ export async function measureThroughput(o: { adapter: AdapterId; framing?: Frami
   const results: Round[] = [];
   for (let r = 0; r < rounds; r++) {
     const base = await runChild(o.adapter, framing, 'baseline', o.file, coldOnly);
+    const readline = await runChild(o.adapter, framing, 'readline', o.file, coldOnly);
     const pipe = await runChild(o.adapter, framing, 'pipeline', o.file, coldOnly);
     const adapter = breakdown ? await runChild(o.adapter, framing, 'adapter', o.file, coldOnly) : undefined;
     results.push({
-      base, pipe, ratio: base.cpuSeconds / pipe.cpuSeconds, wallRatio: base.seconds / pipe.seconds,
+      base, readline, pipe, ratio: base.cpuSeconds / pipe.cpuSeconds, wallRatio: base.seconds / pipe.seconds,
       warmRatio: base.warmCpuSeconds / pipe.warmCpuSeconds, warmWallRatio: base.warmSeconds / pipe.warmSeconds, ...(adapter ? { adapter } : {}),
     });
     // Each round as it ends: a long run that is cut short still leaves its rounds.
-    console.log(`round ${r + 1}: JSON.parse ${base.seconds.toFixed(2)} s wall (${base.cpuSeconds.toFixed(2)} s CPU), pipeline ${pipe.seconds.toFixed(2)} s wall (${pipe.cpuSeconds.toFixed(2)} s CPU): cold ${(base.seconds / pipe.seconds).toFixed(2)}× wall, ${(base.cpuSeconds / pipe.cpuSeconds).toFixed(2)}× CPU`);
+    console.log(`round ${r + 1}: JSON.parse ${base.seconds.toFixed(2)} s wall (${base.cpuSeconds.toFixed(2)} s CPU), readline + JSON.parse ${readline.seconds.toFixed(2)} s wall (${readline.cpuSeconds.toFixed(2)} s CPU), pipeline ${pipe.seconds.toFixed(2)} s wall (${pipe.cpuSeconds.toFixed(2)} s CPU): cold ${(base.seconds / pipe.seconds).toFixed(2)}× wall, ${(base.cpuSeconds / pipe.cpuSeconds).toFixed(2)}× CPU`);
   }
   const median = [...results].sort((a, b) => a.ratio - b.ratio)[Math.floor(results.length / 2)]!;
   const { base, pipe, adapter } = median;
@@ -159,6 +178,7 @@ export async function measureThroughput(o: { adapter: AdapterId; framing?: Frami
   const label = `${o.adapter} → parts pipeline:`.padEnd(28);
   console.log(`lines: ${base.lines}${framing === 'sse' ? ` (${base.payloads} data payloads)` : ''}; ${rounds} rounds; each run after a 2 MB warm-up pass. Cold pass of the round with the median CPU ratio:`);
   console.log(`(a) JSON.parse loop:          ${line(base)}, peak RSS ${base.maxRssMb.toFixed(0)} MB)`);
+  console.log(`    node:readline + JSON.parse: ${line(median.readline)}, peak RSS ${median.readline.maxRssMb.toFixed(0)} MB)`);
   console.log(`(b) ${label}${line(pipe)}; ${pipe.events} events, ${pipe.parts} parts in ${pipe.sessions} session(s), ${pipe.diagnostics} diagnostics)`);
   if (adapter) console.log(`    ${o.adapter} adapter alone:`.padEnd(32) + `${line(adapter)}; ${adapter.events} events, no validation/reducer/parts) = ${(base.cpuSeconds / adapter.cpuSeconds).toFixed(2)}× JSON.parse by CPU`);
   // Each ratio is the median of its own rounds: the round with the median CPU ratio need not have
@@ -173,11 +193,19 @@ export async function measureThroughput(o: { adapter: AdapterId; framing?: Frami
   const warm = [...results].sort((a, b) => a.warmRatio - b.warmRatio)[Math.floor(results.length / 2)]!;
   if (coldOnly) console.log('warm pass: skipped (--cold)');
   else console.log(`warm pass (a second full pass in the same process, JIT compiled): JSON.parse ${(size(warm.base) / warm.base.warmSeconds).toFixed(1)} MB/s wall, ${(size(warm.base) / warm.base.warmCpuSeconds).toFixed(1)} MB/s of CPU time; pipeline ${(size(warm.pipe) / warm.pipe.warmSeconds).toFixed(1)} MB/s wall, ${(size(warm.pipe) / warm.pipe.warmCpuSeconds).toFixed(1)} MB/s of CPU time`);
-  console.log(`ratio pipeline / JSON.parse, median of ${rounds} round(s) (target ≥ ${TARGET_RATIO.toFixed(2)}× the JSON.parse throughput):`);
+  console.log(`ratio pipeline / (readLines + JSON.parse), median of ${rounds} round(s) (target ≥ ${TARGET_RATIO.toFixed(2)}× the JSON.parse throughput):`);
   const warmOf = (xs: number[]) => (coldOnly ? '' : `, warm ${verdict(mid(xs))}`);
   const warmRounds = (xs: number[]) => (coldOnly ? '' : `; warm: ${list(xs)}`);
   console.log(`  throughput (MB/s, wall clock): cold ${verdict(mid(coldWall))}${warmOf(warmWall)}   rounds cold: ${list(coldWall)}${warmRounds(warmWall)}`);
   console.log(`  CPU time (all threads):        cold ${verdict(mid(coldCpu))}${warmOf(warmCpu)}   rounds cold: ${list(coldCpu)}${warmRounds(warmCpu)}`);
+  const rl = (f: (x: Round) => number) => results.map(f);
+  const coldRl = rl((x) => x.readline.cpuSeconds / x.pipe.cpuSeconds);
+  const coldRlWall = rl((x) => x.readline.seconds / x.pipe.seconds);
+  const warmRl = rl((x) => x.readline.warmCpuSeconds / x.pipe.warmCpuSeconds);
+  const warmRlWall = rl((x) => x.readline.warmSeconds / x.pipe.warmSeconds);
+  console.log(`ratio pipeline / (node:readline + JSON.parse), median of ${rounds} round(s), same target:`);
+  console.log(`  throughput (MB/s, wall clock): cold ${verdict(mid(coldRlWall))}${warmOf(warmRlWall)}   rounds cold: ${list(coldRlWall)}${warmRounds(warmRlWall)}`);
+  console.log(`  CPU time (all threads):        cold ${verdict(mid(coldRl))}${warmOf(warmRl)}   rounds cold: ${list(coldRl)}${warmRounds(warmRl)}`);
   console.log(`pipeline peak RSS:             ${peak.toFixed(0)} MB, highest of ${rounds} runs, both passes (target < ${TARGET_RSS_MB} MB: ${peak < TARGET_RSS_MB ? 'meets' : 'above'})`);
   return median;
 }

@@ -27,6 +27,28 @@ export function ajvFor(doc: Record<string, unknown>, source = false) {
   return ajv;
 }
 
+/**
+ * ajv checks `additionalProperties: false` on an object with many declared properties as
+ * `Object.prototype.hasOwnProperty.call(schemaN.properties, key)` for every key of the data. A Set
+ * of the same keys answers the same question about 6% faster over a whole validation (6 interleaved
+ * runs over the validate bench's records, every one faster): the schema objects are plain JSON,
+ * so their own enumerable keys are exactly `Object.keys`. The Sets are built once, at import.
+ */
+function withKeySets(code: string): string {
+  const check = /(\w+)\.call\((schema\d+)\.properties, (key\d+)\)/g;
+  const hasOwn = new Set([...code.matchAll(/const (\w+) = Object\.prototype\.hasOwnProperty;/g)].map((m) => m[1]!));
+  const schemas = new Set<string>();
+  const out = code.replace(check, (m: string, fn: string, schema: string, key: string) => {
+    if (!hasOwn.has(fn)) return m;
+    schemas.add(schema);
+    return `__keysOf_${schema}.has(${key})`;
+  });
+  // A form this rewrite does not know would keep working, only slower; fail so it is looked at.
+  if (/\.call\(schema\d+\.properties, key\d+\)/.test(out)) throw new Error('gen-validators: an additionalProperties check in a form withKeySets does not rewrite');
+  const sets = [...schemas].sort().map((schema) => `const __keysOf_${schema} = new Set(Object.keys(${schema}.properties));`);
+  return sets.length ? `${out}\n${sets.join('\n')}` : out;
+}
+
 export function genValidators(doc: Record<string, unknown>, entries: readonly string[]): { js: string; dts: string } {
   const ajv = ajvFor(doc, true);
   const id = doc.$id as string;
@@ -40,6 +62,7 @@ export function genValidators(doc: Record<string, unknown>, entries: readonly st
     return `const ${name} = __interop(__ns${n++})`;
   });
   code = code.replace(/^"use strict";/, '');
+  code = withKeySets(code);
   if (code.includes('require(')) throw new Error('gen-validators: a require() call survived the ESM rewrite');
   const interop = 'const __interop = (ns) => (ns.default && ns.default.__esModule ? ns.default : ns);';
   const js = `${HEADER}/* eslint-disable */\n${imports.join('\n')}\n${interop}\n${code.trim()}\n`;

@@ -297,6 +297,8 @@ export async function run(args: string[]): Promise<void> {
     const fr = fl[fl.length - 1];
     console.log(`round ${r + 1}: toolnorm ${fmt(t.seconds, 2)} s (${fmt(t.cpuSeconds, 2)} s CPU), peer ${fmt(p.seconds, 2)} s (${fmt(p.cpuSeconds, 2)} s CPU): ${fmt(p.seconds / t.seconds, 2)}× wall, ${fmt(p.cpuSeconds / t.cpuSeconds, 2)}× CPU${fr ? `; floor ${fmt(fr.seconds, 2)} s (${fmt(fr.cpuSeconds, 2)} s CPU)` : ''}`);
   }
+  // The collected records are as large as the input again; they are made anew by every --floor run.
+  if (floorInputs) for (const f of Object.values(floorInputs)) rmSync(f, { force: true });
   const wall = tn.map((t, i) => pr[i]!.seconds / t.seconds);
   const cpu = tn.map((t, i) => pr[i]!.cpuSeconds / t.cpuSeconds);
   const t0 = tn[0]!;

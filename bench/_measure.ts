@@ -7,8 +7,8 @@ export function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-/** Runs each named function `rounds` times, interleaved, and returns median milliseconds per name. */
-export function interleaved(fns: Record<string, () => void>, rounds = 5): Record<string, number> {
+/** Runs each named function once to warm up, then `rounds` times interleaved; milliseconds of every round per name. */
+export function interleavedRounds(fns: Record<string, () => void>, rounds = 5): Record<string, number[]> {
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
   for (const fn of Object.values(fns)) fn(); // warm-up
   for (let r = 0; r < rounds; r++) {
@@ -18,7 +18,12 @@ export function interleaved(fns: Record<string, () => void>, rounds = 5): Record
       times[name]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
   }
-  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+  return times;
+}
+
+/** The same, reduced to the median milliseconds per name. */
+export function interleaved(fns: Record<string, () => void>, rounds = 5): Record<string, number> {
+  return Object.fromEntries(Object.entries(interleavedRounds(fns, rounds)).map(([k, v]) => [k, median(v)]));
 }
 
 export const mb = (bytes: number) => bytes / 1e6;

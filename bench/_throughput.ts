@@ -63,29 +63,17 @@ async function pass(adapterId: AdapterId, framing: Framing, mode: Mode, file: st
   const { readLines } = await compiled<typeof import('../src/index.js')>('src/index.js');
   const stream = createReadStream(file, { highWaterMark: 1024 * 1024, ...(end !== undefined ? { end } : {}) });
   const out = { lines: 0, payloads: 0, parts: 0, events: 0, diagnostics: 0, sessions: 0 };
-  if (mode === 'readline') {
+  if (mode === 'baseline' || mode === 'readline') {
     let keys = 0;
-    let line = 0;
-    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+    const parse = (text: string) => {
       out.lines++;
-      line++;
       const payload = framing === 'sse' ? (text.startsWith('data:') ? text.slice(5) : '') : text;
-      if (!payload.trim()) continue;
+      if (!payload) return;
       out.payloads++;
       keys += Object.keys(JSON.parse(payload) as object).length;
-    }
-    if (keys === 0 || line === 0) throw new Error('nothing parsed');
-    return out;
-  }
-  if (mode === 'baseline') {
-    let keys = 0;
-    for await (const l of readLines(stream)) {
-      out.lines++;
-      const payload = framing === 'sse' ? (l.text.startsWith('data:') ? l.text.slice(5) : '') : l.text;
-      if (!payload) continue;
-      out.payloads++;
-      keys += Object.keys(JSON.parse(payload) as object).length;
-    }
+    };
+    if (mode === 'readline') for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) parse(text);
+    else for await (const l of readLines(stream)) parse(l.text);
     if (keys === 0) throw new Error('nothing parsed');
     return out;
   }

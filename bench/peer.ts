@@ -90,14 +90,17 @@ function runToolnorm(file: string, terminal: boolean, round: number): Promise<Re
   });
 }
 
-function runPeer(file: string, terminal: boolean): Promise<Result> {
+/** A child process of this file (`--peer-child` or `--floor-child`) that sends back one Result. */
+function forkChild(args: string[]): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const proc = fork(fileURLToPath(import.meta.url), ['--peer-child', file, terminal ? 'terminal' : 'plain'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const proc = fork(fileURLToPath(import.meta.url), args, { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     proc.once('message', (m) => resolve(m as Result));
     proc.once('error', reject);
-    proc.once('exit', (code) => { if (code) reject(new Error(`peer child exited with ${code}`)); });
+    proc.once('exit', (code) => { if (code) reject(new Error(`${args[0]} exited with ${code}`)); });
   });
 }
+
+const runPeer = (file: string, terminal: boolean) => forkChild(['--peer-child', file, terminal ? 'terminal' : 'plain']);
 
 interface PeerSession {
   toolUseCache: Obj;
@@ -238,9 +241,12 @@ async function floorChild(file: string, eventsFile: string, framesFile: string):
   phase('frame checks');
   for (const f of frames) {
     const params = JSON.stringify(f);
-    const text = `{"jsonrpc":"2.0","method":"session/update","params":${params}}\n`;
-    allBytes += Buffer.byteLength(text) - 1;
-    if (TOOL_FRAME.test(params)) { toolFrames++; toolBytes += Buffer.byteLength(params); }
+    const text = `${ENVELOPE_HEAD}${params}}\n`;
+    // Counted once per frame, from the params alone: the envelope adds a fixed number of bytes.
+    const bytes = Buffer.byteLength(params);
+    allBytes += bytes + ENVELOPE_HEAD.length + 1;
+    const kind = (f as { update: { sessionUpdate: string } }).update.sessionUpdate;
+    if (kind === 'tool_call' || kind === 'tool_call_update') { toolFrames++; toolBytes += bytes; }
     pending.push(text);
     pendingBytes += text.length;
     if (pendingBytes >= 1 << 20) flush();
@@ -258,14 +264,7 @@ async function floorChild(file: string, eventsFile: string, framesFile: string):
   process.send!({ side: 'floor', seconds, cpuSeconds: (used.user + used.system) / 1e6, maxRssMb: process.resourceUsage().maxRSS / 1024, toolFrames, toolBytes, allBytes, phases } satisfies Result);
 }
 
-function runFloor(file: string, inputs: { events: string; frames: string }): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const proc = fork(fileURLToPath(import.meta.url), ['--floor-child', file, inputs.events, inputs.frames], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    proc.once('message', (m) => resolve(m as Result));
-    proc.once('error', reject);
-    proc.once('exit', (code) => { if (code) reject(new Error(`floor child exited with ${code}`)); });
-  });
-}
+const runFloor = (file: string, inputs: { events: string; frames: string }) => forkChild(['--floor-child', file, inputs.events, inputs.frames]);
 
 const range = (xs: number[], d = 2) => `${fmt(median(xs), d)} [${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)}]`;
 

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compiled } from './_compiled.js';
 import { syntheticEvents, syntheticParts } from './_synthetic.js';
-import { fmt, mb, median } from './_measure.js';
+import { fmt, interleavedRounds, mb, median } from './_measure.js';
 
 export async function run(args: string[]): Promise<void> {
   const roundsAt = args.indexOf('--rounds');
@@ -49,14 +49,7 @@ function measure(contract: typeof import('../src/contract/index.js'), count: num
       }
     },
   };
-  const times: Record<string, number[]> = { parse: [], validate: [], parseAndValidate: [] };
-  for (let r = -1; r < rounds; r++) {
-    for (const [name, fn] of Object.entries(loops)) {
-      const t0 = process.hrtime.bigint();
-      fn();
-      if (r >= 0) times[name]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  }
+  const times = interleavedRounds(loops, rounds);
   const t = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
   const overhead = times.validate!.map((v, i) => (v / times.parse![i]!) * 100);
   const combined = times.parseAndValidate!.map((v, i) => v / times.parse![i]!);

@@ -1,4 +1,4 @@
-// `npm run bench -- peer [--mb N] [--rounds N] [--terminal] [--floor]`: toolnorm against the most used
+// `npm run bench -- peer [--mb N] [--rounds N] [--terminal] [--floor] [--layers]`: toolnorm against the most used
 // Claude→ACP converter, @agentclientprotocol/claude-agent-acp (exact-pinned devDependency), on the
 // same generated Claude input as `npm run bench -- claude` (≥N MB, default 100; `--mb 1024` for 1 GB).
 //
@@ -28,6 +28,11 @@
 //             clock starts), JSON.stringify every frame in its JSON-RPC envelope and write it to a
 //             file. No adapter, reducer or encoder, and no start-up: what any converter that keeps
 //             toolnorm's two boundary checks pays on this input, as a lower bound.
+//   layers    (--layers) toolnorm's run cut at each stage, each cut a whole process like the CLI side
+//             (bench/_layer.mjs): the CLI on an empty file (start-up alone), then read + JSON.parse,
+//             + the Claude adapter, + contract checks and reducer, + the ACP encoder and frame
+//             checks; the CLI side adds serializing and writing. Each is set against the time 1.2×
+//             the peer's throughput leaves, in the same round: where the budget runs out.
 // Bytes out count tool frames only (`tool_call` and `tool_call_update`), as the UTF-8 length of the
 // `{sessionId, update}` params, without the JSON-RPC envelope, for both sides.
 // Figures: medians over the rounds with [min–max]; throughput by wall clock and by CPU time
@@ -266,6 +271,40 @@ async function floorChild(file: string, eventsFile: string, framesFile: string):
 
 const runFloor = (file: string, inputs: { events: string; frames: string }) => forkChild(['--floor-child', file, inputs.events, inputs.frames]);
 
+/** The cuts of `--layers`, in order; each does what the one before does plus one stage. */
+const LAYERS = [
+  { id: 'start-up', label: 'start-up: the CLI on an empty file' },
+  { id: 'parse', label: '+ read and JSON.parse every line' },
+  { id: 'adapter', label: '+ the Claude adapter (events dropped)' },
+  { id: 'events', label: '+ event checks and the reducer' },
+  { id: 'acp', label: '+ the ACP encoder and frame checks' },
+] as const;
+
+interface LayerResult { seconds: number; cpuSeconds: number }
+
+function runLayer(layer: (typeof LAYERS)[number]['id'], file: string): Promise<LayerResult> {
+  const usage = ['--import', join(ROOT, 'bench', '_report-usage.mjs')];
+  let args: string[];
+  if (layer === 'start-up') {
+    const empty = join(OUT_DIR, 'empty.jsonl');
+    mkdirSync(OUT_DIR, { recursive: true });
+    closeSync(openSync(empty, 'w'));
+    args = [...usage, join(ROOT, 'dist/src/cli/main.js'), 'normalize', '--from', 'claude', '--to', 'acp', '--quiet', empty];
+  } else args = [...usage, join(ROOT, 'bench', '_layer.mjs'), layer, file];
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'pipe'] });
+    let report = '';
+    proc.stdio[3]!.on('data', (d: Buffer) => { report += d.toString(); });
+    proc.once('error', reject);
+    proc.once('close', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) return reject(new Error(`layer ${layer} exited with ${code}`));
+      resolve({ seconds, cpuSeconds: (JSON.parse(report) as { cpuSeconds: number }).cpuSeconds });
+    });
+  });
+}
+
 const range = (xs: number[], d = 2) => `${fmt(median(xs), d)} [${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)}]`;
 
 export async function run(args: string[]): Promise<void> {
@@ -275,14 +314,16 @@ export async function run(args: string[]): Promise<void> {
   const rounds = roundsArg >= 0 ? Math.max(1, Number(args[roundsArg + 1])) : 5;
   const terminal = args.includes('--terminal');
   const withFloor = args.includes('--floor');
+  const withLayers = args.includes('--layers');
   const { file, bytes } = await claudeInput(mb);
   const inMb = bytes / 1e6;
   console.log(`input: ${fmt(inMb)} MB of Claude Code sessions → ${file.slice(file.indexOf('bench/'))}; client ${terminal ? 'announces _meta.terminal_output (toolnorm --acp-terminal)' : 'announces no terminal support'}`);
-  if (withFloor && terminal) throw new Error('--floor measures the plain run; leave out --terminal');
+  if ((withFloor || withLayers) && terminal) throw new Error('--floor and --layers measure the plain run; leave out --terminal');
   const floorInputs = withFloor ? await collectForFloor(file) : undefined;
   const tn: Result[] = [];
   const pr: Result[] = [];
   const fl: Result[] = [];
+  const layers = new Map<string, LayerResult[]>(LAYERS.map((l) => [l.id, []]));
   for (let r = 0; r < rounds; r++) {
     // Alternate which side goes first, so neither always runs after the other's page-cache warm-up.
     const pair = r % 2 === 0 ? [() => runToolnorm(file, terminal, r), () => runPeer(file, terminal)] : [() => runPeer(file, terminal), () => runToolnorm(file, terminal, r)];
@@ -290,6 +331,13 @@ export async function run(args: string[]): Promise<void> {
     for (const f of pair) {
       const res = await f();
       (res.side === 'toolnorm' ? tn : res.side === 'peer' ? pr : fl).push(res);
+    }
+    if (withLayers) {
+      // Rotated, so no cut always runs first (or right after the peer) in its round.
+      for (let k = 0; k < LAYERS.length; k++) {
+        const id = LAYERS[(k + r) % LAYERS.length]!.id;
+        layers.get(id)!.push(await runLayer(id, file));
+      }
     }
     const t = tn[tn.length - 1]!;
     const p = pr[pr.length - 1]!;
@@ -320,6 +368,21 @@ export async function run(args: string[]): Promise<void> {
     console.log(`    peak RSS ${range(fl.map((f) => f.maxRssMb), 0)} MB (the collected events and frames are held in memory)`);
     console.log(`  peer / floor, the most a converter keeping both checks could reach against the peer: ${range(fl.map((f, i) => pr[i]!.cpuSeconds / f.cpuSeconds))}× CPU time, ${range(fl.map((f, i) => pr[i]!.seconds / f.seconds))}× wall`);
     console.log(`  toolnorm's CPU time above the floor: ${range(fl.map((f, i) => tn[i]!.cpuSeconds - f.cpuSeconds))} s; the 1.2× target leaves ${range(fl.map((f, i) => pr[i]!.cpuSeconds / 1.2 - f.cpuSeconds))} s for everything else`);
+  }
+  if (withLayers) {
+    // The budget of each round: the time toolnorm's whole process may take to run at 1.2× the peer.
+    const wallBudget = pr.map((p) => p.seconds / 1.2);
+    const cpuBudget = pr.map((p) => p.cpuSeconds / 1.2);
+    console.log(`layers (each a whole process; median [min–max] s; "over" counts the rounds where the cut alone already took longer than 1.2× the peer allows):`);
+    console.log(`  1.2× the peer's throughput allows ${range(wallBudget)} s wall, ${range(cpuBudget)} s CPU`);
+    const rows: [string, LayerResult[]][] = [...LAYERS.map((l) => [l.label, layers.get(l.id)!] as [string, LayerResult[]]), ['+ serialize and write the frames: the CLI', tn]];
+    let prev: LayerResult[] | undefined;
+    for (const [label, xs] of rows) {
+      const over = (budget: number[], key: keyof LayerResult) => xs.filter((x, i) => x[key] > budget[i]!).length;
+      const step = prev ? ` (+${fmt(median(xs.map((x) => x.seconds)) - median(prev.map((x) => x.seconds)), 2)} wall, +${fmt(median(xs.map((x) => x.cpuSeconds)) - median(prev.map((x) => x.cpuSeconds)), 2)} CPU)` : '';
+      console.log(`  ${label.padEnd(44)} ${range(xs.map((x) => x.seconds))} wall, ${range(xs.map((x) => x.cpuSeconds))} CPU${step}; over: ${over(wallBudget, 'seconds')}/${xs.length} wall, ${over(cpuBudget, 'cpuSeconds')}/${xs.length} CPU`);
+      prev = xs;
+    }
   }
 }
 

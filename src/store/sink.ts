@@ -8,6 +8,7 @@ import { openStore, parseStoreUrl, describeStoreUrl } from './open.js';
 import { eventRow } from './serial.js';
 import type { EventStore } from './types.js';
 import { StoreError, storeError } from './errors.js';
+import { alreadyChecked } from './validate.js';
 
 export interface StoreSink {
   add(e: ToolEvent): void;
@@ -45,6 +46,7 @@ export class EventStoreSink implements StoreSink {
 
   constructor(readonly store: EventStore, private readonly label: string) {}
 
+  /** An event the normalize pipeline has checked against the contract (it hands over no other). */
   add(e: ToolEvent): void {
     const list = this.pending.get(e.sessionId);
     if (list) list.push(e);
@@ -95,7 +97,7 @@ export class EventStoreSink implements StoreSink {
     }
     const rest = k ? events.slice(k) : events;
     if (!rest.length) return;
-    const r = await this.store.append(sessionId, rest, stream.head);
+    const r = await this.store.append(sessionId, alreadyChecked(rest), stream.head);
     stream.head = r.lastSeq;
     stream.position += rest.length;
     this.stats.appended += rest.length;

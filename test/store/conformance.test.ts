@@ -7,6 +7,7 @@ import { diagnosticsOf, projectParts } from '../../src/events/projector.js';
 import { ToolRepository } from '../../src/events/repository.js';
 import { followSession } from '../../src/store/follow.js';
 import { MemoryEventStore } from '../../src/store/memory.js';
+import { alreadyChecked } from '../../src/store/validate.js';
 import { ConcurrencyError, InvalidEventError, type EventStore, type StoredEvent } from '../../src/store/types.js';
 import { backends } from './backends.js';
 import { Child } from './procs.js';
@@ -159,6 +160,29 @@ describe.each(BACKENDS)('$name event store conformance', (backend) => {
         expect(await store.head('new')).toBe(0);
         expect((await store.sessions()).map((x) => x.sessionId)).toEqual(['s']);
         expect(await all(store, 's')).toEqual(eventsRange('s', 0, 3).map((e, i) => ({ ...e, seq: i + 1 })));
+      });
+    });
+
+    it("the normalize sink's batches skip the second contract check, and nothing else does", async () => {
+      await withStore(async (store) => {
+        const good = eventsRange('t', 0, 4);
+        // Broken on purpose, to see which arrays are checked: a vouched-for array is the sink's own,
+        // whose events the pipeline has already validated; no caller of append can vouch.
+        const broken = [...good];
+        broken[1] = { ...good[1]!, type: 'tool.exploded' } as unknown as ToolEvent;
+        const copy = [...broken];
+        alreadyChecked(broken);
+        const err = await thrown(store.append('t', copy, 0));
+        expect(err).toBeInstanceOf(InvalidEventError);
+        expect((err as InvalidEventError).index).toBe(1);
+        // The session is checked on a vouched-for batch too: a batch cannot land in another session.
+        const elsewhere = alreadyChecked([...good]);
+        expect(await thrown(store.append('u', elsewhere, 0))).toBeInstanceOf(InvalidEventError);
+        expect(await store.head('t')).toBe(0);
+        expect(await store.head('u')).toBe(0);
+        // The sink's path: the same events, handed over as the sink does, are stored exactly.
+        await store.append('t', alreadyChecked([...good]), 0);
+        expect(await all(store, 't')).toEqual(good.map((e, i) => ({ ...e, seq: i + 1 })));
       });
     });
 

@@ -8,6 +8,7 @@
 // - JSON.parse of the same event lines: the floor of any replay that decodes what it reads.
 // Event generation and serialization for the baselines happen outside the timed sections;
 // validation and serialization are inside the store's append, since every append pays them.
+// The stores measured are the built package's (dist/, as `npx toolnorm` and library users run it).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,14 +16,26 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ToolEvent } from '../src/contract/index.js';
-import { ToolRepository } from '../src/events/repository.js';
-import { PostgresEventStore, redact } from '../src/store/postgres.js';
-import { eventRow } from '../src/store/serial.js';
-import { assertAppendable } from '../src/store/validate.js';
-import { SqliteEventStore } from '../src/store/sqlite.js';
 import type { EventStore } from '../src/store/types.js';
 import { eventsRange, EVENTS_PER_PART } from '../test/store/stream.js';
+import { compiled } from './_compiled.js';
 import { median } from './_measure.js';
+
+// The built package, as users run it (tsx put a getter on every re-export it passes through).
+const core = await compiled<typeof import('../src/index.js')>('src/index.js');
+const stores = await compiled<typeof import('../src/store/index.js')>('src/store/index.js');
+const { ToolRepository, issuesOfToolEvent } = core;
+const { PostgresEventStore, SqliteEventStore, describeStoreUrl } = stores;
+
+/** A stored row as the store makes it from an event without a seq (all of these): its JSON text. Checked against what the store wrote, below. */
+function eventRow(e: ToolEvent): { type: string; partId: string; at: number | null; body: string } {
+  return { type: e.type, partId: e.partId, at: e.at ?? null, body: JSON.stringify(e) };
+}
+
+/** What every append checks before it writes, as the store does it: the contract, and the session. */
+function assertAppendable(sessionId: string, events: readonly ToolEvent[]): void {
+  for (const e of events) if (issuesOfToolEvent(e).length || e.sessionId !== sessionId) throw new Error(`bench event ${e.partId} is not appendable`);
+}
 
 const TARGETS = { 'sqlite append': 300_000, 'sqlite replay to parts': 500_000 } as const;
 
@@ -98,6 +111,16 @@ function rawSqliteInsert(path: string, input: Input, batch: number): number {
     const ms = performance.now() - t0;
     lastCpuMs = cpuMs() - c0;
     return ms;
+  } finally {
+    db.close();
+  }
+}
+
+function checkRows(path: string, input: Input): void {
+  const db = new Database(path, { readonly: true });
+  try {
+    const rows = db.prepare('SELECT type, part_id AS partId, at, body FROM events ORDER BY seq').all() as ReturnType<typeof eventRow>[];
+    if (rows.length !== input.rows.length || rows.some((row, i) => JSON.stringify(row) !== JSON.stringify(input.rows[i]))) throw new Error('the store wrote other rows than the raw-insert baseline inserts');
   } finally {
     db.close();
   }
@@ -185,7 +208,7 @@ export async function run(args: string[]): Promise<void> {
       await (await PostgresEventStore.open(url.toString())).close();
       pgUrl = url.toString();
     } catch (err) {
-      pgNote = `PostgreSQL SKIPPED: ${redact(values.pg)} is not reachable (${(err as Error).message})`;
+      pgNote = `PostgreSQL SKIPPED: ${describeStoreUrl(values.pg)} is not reachable (${(err as Error).message})`;
     }
   }
   const pgAdmin = async (sql: string) => {
@@ -219,6 +242,8 @@ export async function run(args: string[]): Promise<void> {
         const store = new SqliteEventStore(path);
         try {
           keep('sqlite append', await time(() => appendAll(store, input)));
+          // The raw-insert baseline wrote the bench's own rows: they must be the store's, byte for byte.
+          if (r === 0) checkRows(path, input);
           keep('sqlite read', await time(() => readAll(store, input)));
           keep('sqlite replay to parts', await time(() => replayToParts(store, input)));
         } finally {

@@ -3,7 +3,7 @@
 // ToolEvents, so ACP input goes through the same reducer as every other provider.
 import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolMetadata } from '../../contract/index.js';
 import type { AdapterDefinition, InputPosition } from '../types.js';
-import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
+import { EventEmitterFor, parseObjectLine } from '../shared/emit.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
 import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from '../../acp/decode.js';
 import { ms, obj, type Obj } from '../../fields.js';
@@ -97,13 +97,8 @@ export const acpAdapter: AdapterDefinition = {
     return {
       line(text, pos) {
         if (!text.trim()) return;
-        const message = parseJsonLine(text, pos, out);
-        if (message === undefined) return;
-        const m = obj(message);
-        if (!m) {
-          out.malformed(text, 'not a JSON-RPC message or session/update params', pos);
-          return;
-        }
+        const m = parseObjectLine(text, pos, out, 'not a JSON-RPC message or session/update params');
+        if (!m) return;
         const p = updateParamsOf(m);
         if (p) {
           if (isToolUpdate(p.update)) applyUpdate(p.sessionId, p.update, pos);

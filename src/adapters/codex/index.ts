@@ -4,10 +4,9 @@
 // and one lifecycle tracker.
 import { basename, extname } from 'node:path';
 import type { AdapterDefinition } from '../types.js';
-import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
+import { EventEmitterFor, parseObjectLine } from '../shared/emit.js';
 import { AppServerForm } from './forms/app-server.js';
 import { ExecForm } from './forms/exec.js';
-import { obj } from './fields.js';
 import { carriesNoToolData, formOf, sniffLines } from './sniff.js';
 import { CodexContext } from './observe.js';
 import { RolloutForm } from './forms/rollout.js';
@@ -40,13 +39,8 @@ export const codexAdapter: AdapterDefinition = {
       },
       line(text, pos) {
         if (!text.trim() || carriesNoToolData(text)) return;
-        const parsed = parseJsonLine(text, pos, out);
-        if (parsed === undefined) return;
-        const o = obj(parsed);
-        if (!o) {
-          out.malformed(text, 'a JSON value that is not an object', pos);
-          return;
-        }
+        const o = parseObjectLine(text, pos, out, 'a JSON value that is not an object');
+        if (!o) return;
         const f = formOf(o);
         if (!f) {
           out.malformed(text, 'not a codex exec event, app-server JSON-RPC message or rollout line', pos);

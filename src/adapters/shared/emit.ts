@@ -2,6 +2,7 @@
 import type { Diagnostic, Provider, ToolEvent } from '../../contract/index.js';
 import type { AdapterSink, InputPosition } from '../types.js';
 import { DEPTH_DIAGNOSTIC, depthMessage, parseBounded } from '../../events/depth.js';
+import { obj, type Obj } from '../../fields.js';
 
 type Body<T extends ToolEvent['type']> = Omit<Extract<ToolEvent, { type: T }>, 'type' | 'sessionId' | 'partId' | 'at' | 'seq' | 'source'>;
 
@@ -96,4 +97,17 @@ export function parseJsonLine(text: string, pos: InputPosition, out: EventEmitte
     out.malformed(text, `not JSON (${(err as Error).message})`, pos);
     return undefined;
   }
+}
+
+/**
+ * Parses one line that must hold a JSON object, as every line of the ACP and Codex formats does;
+ * anything else is reported as malformed and gives undefined. `notAnObject` says, for the
+ * diagnostic, what the format expected instead of the JSON value found.
+ */
+export function parseObjectLine(text: string, pos: InputPosition, out: EventEmitterFor, notAnObject: string): Obj | undefined {
+  const parsed = parseJsonLine(text, pos, out);
+  if (parsed === undefined) return undefined;
+  const o = obj(parsed);
+  if (!o) out.malformed(text, notAnObject, pos);
+  return o;
 }

@@ -191,8 +191,8 @@ export async function run(args: string[]): Promise<void> {
   const session = 'bench';
   const batches: ToolEvent[][] = [];
   // Appended as JSON.parse makes them, as events read from a recording or a store are: the
-  // generator's template-literal strings are concatenations, which cost the validator 2.8–3.8 µs an
-  // event instead of 0.3–0.7 µs (docs/store-benchmark.md), a cost of the generator, not of the store.
+  // generator's own objects are slow to read (the validator took 2.8–3.8 µs an event on them
+  // instead of 0.3–0.7 µs; docs/store-benchmark.md), a cost of the generator, not of the store.
   for (let head = 0; head < events; head += batch) batches.push(JSON.parse(JSON.stringify(eventsRange(session, head, Math.min(events, head + batch)))) as ToolEvent[]);
   const rows = batches.flat().map(eventRow);
   const input: Input = { session, batches, rows, bodies: rows.map((r) => r.body), events };

@@ -72,27 +72,40 @@ async function countToolFrames(file: string): Promise<{ toolFrames: number; tool
   return { toolFrames, toolBytes, allBytes };
 }
 
-function runToolnorm(file: string, terminal: boolean, round: number): Promise<Result> {
-  mkdirSync(OUT_DIR, { recursive: true });
-  const outFile = join(OUT_DIR, `toolnorm-${round}.acp.jsonl`);
-  const fd = openSync(outFile, 'w');
-  const args = ['--import', join(ROOT, 'bench', '_report-usage.mjs'), join(ROOT, 'dist/src/cli/main.js'), 'normalize', '--from', 'claude', '--to', 'acp', '--quiet', ...(terminal ? ['--acp-terminal'] : []), file];
+interface Measured { seconds: number; cpuSeconds: number; maxRssMb: number }
+
+/**
+ * `node --import bench/_report-usage.mjs ARGS` as a whole process, stdout to `stdout` (a file
+ * descriptor, or ignored): wall time from spawn to exit, and the CPU time and peak RSS it reports.
+ */
+function measured(name: string, args: string[], stdout: number | 'ignore'): Promise<Measured> {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', fd, 'inherit', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', join(ROOT, 'bench', '_report-usage.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', stdout, 'inherit', 'pipe'] });
     let report = '';
     proc.stdio[3]!.on('data', (d: Buffer) => { report += d.toString(); });
     proc.once('error', reject);
-    proc.once('close', async (code) => {
+    proc.once('close', (code) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      closeSync(fd);
-      if (code !== 0) return reject(new Error(`toolnorm exited with ${code}`));
-      const usage = JSON.parse(report) as { cpuSeconds: number; maxRssMb: number };
-      const counts = await countToolFrames(outFile);
-      rmSync(outFile, { force: true });
-      resolve({ side: 'toolnorm', seconds, ...usage, ...counts });
+      if (code !== 0) return reject(new Error(`${name} exited with ${code}`));
+      resolve({ seconds, ...(JSON.parse(report) as { cpuSeconds: number; maxRssMb: number }) });
     });
   });
+}
+
+async function runToolnorm(file: string, terminal: boolean, round: number): Promise<Result> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const outFile = join(OUT_DIR, `toolnorm-${round}.acp.jsonl`);
+  const fd = openSync(outFile, 'w');
+  let usage: Measured;
+  try {
+    usage = await measured('toolnorm', [join(ROOT, 'dist/src/cli/main.js'), 'normalize', '--from', 'claude', '--to', 'acp', '--quiet', ...(terminal ? ['--acp-terminal'] : []), file], fd);
+  } finally {
+    closeSync(fd);
+  }
+  const counts = await countToolFrames(outFile);
+  rmSync(outFile, { force: true });
+  return { side: 'toolnorm', ...usage, ...counts };
 }
 
 /** A child process of this file (`--peer-child` or `--floor-child`) that sends back one Result. */
@@ -280,29 +293,14 @@ const LAYERS = [
   { id: 'acp', label: '+ the ACP encoder and frame checks' },
 ] as const;
 
-interface LayerResult { seconds: number; cpuSeconds: number }
+type LayerResult = Measured;
 
 function runLayer(layer: (typeof LAYERS)[number]['id'], file: string): Promise<LayerResult> {
-  const usage = ['--import', join(ROOT, 'bench', '_report-usage.mjs')];
-  let args: string[];
-  if (layer === 'start-up') {
-    const empty = join(OUT_DIR, 'empty.jsonl');
-    mkdirSync(OUT_DIR, { recursive: true });
-    closeSync(openSync(empty, 'w'));
-    args = [...usage, join(ROOT, 'dist/src/cli/main.js'), 'normalize', '--from', 'claude', '--to', 'acp', '--quiet', empty];
-  } else args = [...usage, join(ROOT, 'bench', '_layer.mjs'), layer, file];
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'pipe'] });
-    let report = '';
-    proc.stdio[3]!.on('data', (d: Buffer) => { report += d.toString(); });
-    proc.once('error', reject);
-    proc.once('close', (code) => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      if (code !== 0) return reject(new Error(`layer ${layer} exited with ${code}`));
-      resolve({ seconds, cpuSeconds: (JSON.parse(report) as { cpuSeconds: number }).cpuSeconds });
-    });
-  });
+  if (layer !== 'start-up') return measured(`layer ${layer}`, [join(ROOT, 'bench', '_layer.mjs'), layer, file], 'ignore');
+  const empty = join(OUT_DIR, 'empty.jsonl');
+  mkdirSync(OUT_DIR, { recursive: true });
+  closeSync(openSync(empty, 'w'));
+  return measured('layer start-up', [join(ROOT, 'dist/src/cli/main.js'), 'normalize', '--from', 'claude', '--to', 'acp', '--quiet', empty], 'ignore');
 }
 
 const range = (xs: number[], d = 2) => `${fmt(median(xs), d)} [${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)}]`;

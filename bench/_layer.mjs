@@ -23,11 +23,16 @@ let records = 0;
     }
   } else if (layer === 'adapter') {
     const adapter = core.adapterById('claude').create({ event: () => { records++; }, diagnostic: () => {}, unrecognized: () => {} }, {});
+    // File boundaries as the CLI gives them: an adapter may read the file's name.
+    adapter.beginFile?.(file);
     for await (const l of lines) adapter.line(l.text, { line: l.line, offset: l.offset });
+    adapter.endFile?.(file);
     adapter.end();
   } else if (layer === 'events' || layer === 'acp') {
     const pipeline = new core.NormalizePipeline(core.adapterById('claude'), { to: layer }, { output: () => { records++; }, diagnostic: () => {} });
-    for await (const l of lines) pipeline.line(l.text, { line: l.line, offset: l.offset });
+    pipeline.beginFile(file);
+    for await (const l of lines) pipeline.line(l.text, { line: l.line, offset: l.offset, file });
+    pipeline.endFile(file);
     pipeline.end();
   } else {
     throw new Error(`unknown layer ${layer}`);

@@ -17,6 +17,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ToolEvent } from '../src/contract/index.js';
 import type { EventStore } from '../src/store/types.js';
+// The store's own row maker (plain JSON.stringify, no validator): the baseline rows are the store's.
+import { eventRow } from '../src/store/serial.js';
 import { eventsRange, EVENTS_PER_PART } from '../test/store/stream.js';
 import { compiled } from './_compiled.js';
 import { median } from './_measure.js';
@@ -27,12 +29,11 @@ const stores = await compiled<typeof import('../src/store/index.js')>('src/store
 const { ToolRepository, issuesOfToolEvent } = core;
 const { PostgresEventStore, SqliteEventStore, describeStoreUrl } = stores;
 
-/** A stored row as the store makes it from an event without a seq (all of these): its JSON text. Checked against what the store wrote, below. */
-function eventRow(e: ToolEvent): { type: string; partId: string; at: number | null; body: string } {
-  return { type: e.type, partId: e.partId, at: e.at ?? null, body: JSON.stringify(e) };
-}
-
-/** What every append checks before it writes, as the store does it: the contract, and the session. */
+/**
+ * What every append checks before it writes, as the store does it: the contract, and the session.
+ * A mirror of the store's own check, run on the built validators: through the sources, tsx's
+ * re-export getters would slow the baseline, not the store.
+ */
 function assertAppendable(sessionId: string, events: readonly ToolEvent[]): void {
   for (const e of events) if (issuesOfToolEvent(e).length || e.sessionId !== sessionId) throw new Error(`bench event ${e.partId} is not appendable`);
 }

@@ -168,43 +168,44 @@ export function editDiff(original: string, oldText: string, newText: string, opt
   const real = countNewlines(original, 0, original.length) + (original.endsWith('\n') ? 0 : 1);
   const cursor = new LineCursor(original);
   const hunks: Hunk[] = [];
-  let added = 0, removed = 0, totalHunks = 0, cut = false;
-  const changes = changesOf(original, oldText, newText);
-  let next = changes.next();
-  while (!next.done) {
-    // One hunk: changes whose gaps are at most 2 × context lines.
-    const group: Change[] = [next.value];
-    next = changes.next();
-    while (!next.done && next.value.oldStart - (group.at(-1)!.oldStart + group.at(-1)!.oldCount) <= 2 * context) {
-      group.push(next.value);
-      next = changes.next();
-    }
-    totalHunks++;
-    for (const c of group) { added += c.newCount; removed += c.oldCount; }
-    if (budget.full || !budget.charge(HUNK_COST)) { cut = true; continue; }
-    const first = group[0]!, last = group.at(-1)!;
-    const from = Math.max(0, first.oldStart - context);
-    const to = Math.min(real, last.oldStart + last.oldCount + context);
-    const lines: string[] = [];
-    const push = (line: string) => (budget.take(line) ? (lines.push(line), true) : false);
-    let at = from;
-    fill: {
-      for (const c of group) {
-        for (; at < c.oldStart; at++) if (!push(` ${cursor.get(at)}`)) break fill;
-        for (const l of linesFrom(c.oldText, c.oldFrom, c.oldCount)) if (!push(`-${l}`)) break fill;
-        for (const l of linesFrom(c.newText, c.newFrom, c.newCount)) if (!push(`+${l}`)) break fill;
-        at = c.oldStart + c.oldCount;
-      }
-      for (; at < to; at++) if (!push(` ${cursor.get(at)}`)) break fill;
-    }
-    if (budget.full) cut = true;
-    if (!lines.length) continue;
+  let added = 0, removed = 0, totalHunks = 0;
+  // The hunk being built. Changes arrive one at a time and are not kept: a replaceAll over every
+  // line is one hunk of millions of changes, and only the lines that fit the budget are held.
+  let h: { from: number; newFrom: number; lines: string[]; at: number; end: number; filling: boolean } | undefined;
+  const push = (line: string) => {
+    if (h!.filling && budget.take(line)) h!.lines.push(line);
+    else h!.filling = false;
+    return h!.filling;
+  };
+  const close = () => {
+    if (!h) return;
+    const to = Math.min(real, h.end + context);
+    while (h.at < to && push(` ${cursor.get(h.at)}`)) h.at++;
+    const { lines, from, newFrom } = h;
+    h = undefined;
+    if (!lines.length) return;
     const oldLines = lines.filter((l) => l[0] !== '+').length;
     const newLines = lines.filter((l) => l[0] !== '-').length;
-    const newFrom = first.newStart - (first.oldStart - from);
     // Unified convention: an empty range starts at the line before it.
     hunks.push({ oldStart: oldLines ? from + 1 : from, oldLines, newStart: newLines ? newFrom + 1 : newFrom, newLines, lines });
+  };
+  for (const c of changesOf(original, oldText, newText)) {
+    added += c.newCount;
+    removed += c.oldCount;
+    // A hunk takes the next change while the gap between them is at most 2 × context lines.
+    if (!h || c.oldStart - h.end > 2 * context) {
+      close();
+      totalHunks++;
+      const from = Math.max(0, c.oldStart - context);
+      h = { from, newFrom: c.newStart - (c.oldStart - from), lines: [], at: from, end: c.oldStart, filling: budget.charge(HUNK_COST) };
+    }
+    while (h.at < c.oldStart && push(` ${cursor.get(h.at)}`)) h.at++;
+    for (const l of linesFrom(c.oldText, c.oldFrom, c.oldCount)) if (!push(`-${l}`)) break;
+    for (const l of linesFrom(c.newText, c.newFrom, c.newCount)) if (!push(`+${l}`)) break;
+    h.at = h.end = c.oldStart + c.oldCount;
   }
+  close();
+  const cut = budget.full;
   return { hunks, added, removed, totalHunks, cut };
 }
 

@@ -293,6 +293,17 @@ describe('size limits of file_write, file_edit and file_copy', () => {
     expect(tmpLeft()).toEqual([]);
   });
 
+  it('file_edit refuses a lone surrogate in old or new (it could match half a character; no UTF-8 holds it)', async () => {
+    writeFileSync(join(ws, 'sur.txt'), 'a😀b\n');
+    const r = await run('file_edit', { path: 'sur.txt', old: '\uDE00', new: 'x' });
+    expect(r.part).toMatchObject({ state: 'error', error: { code: 'invalid_input', details: { issues: [{ path: '/old', message: '/old: contains a lone surrogate (half of a UTF-16 pair), which is not text a file can hold' }] } } });
+    expect(readFileSync(join(ws, 'sur.txt'), 'utf8')).toBe('a😀b\n');
+    // The whole character is fine.
+    const ok = await run('file_edit', { path: 'sur.txt', old: '😀', new: '\uD83D\uDE01' });
+    expect(ok.part).toMatchObject({ state: 'complete' });
+    expect(readFileSync(join(ws, 'sur.txt'), 'utf8')).toBe('a😁b\n');
+  });
+
   it('a limit that is not a non-negative integer is refused when the tools are made', () => {
     expect(() => builtinTools({ fileEdit: { maxDiffBytes: -1 } })).toThrow('fileEdit.maxDiffBytes must be a non-negative integer number of bytes, got -1');
     expect(() => builtinTools({ fileWrite: { maxFileBytes: 1.5 } })).toThrow(/fileWrite\.maxFileBytes/);

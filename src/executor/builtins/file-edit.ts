@@ -32,6 +32,8 @@ export interface FileEditInput {
   replaceAll?: boolean;
 }
 
+const LONE_SURROGATE = /\p{Cs}/u;
+
 export interface FileEditOptions {
   /** Larger files are refused before they are read (default 16 MiB, as file_read). */
   maxFileBytes?: number;
@@ -57,6 +59,10 @@ export function fileEditTool(options: FileEditOptions = {}): FileAffectingTool<F
       const issues: ValidationIssue[] = [];
       if (input.old === '') issues.push({ path: '/old', message: '/old: the text to replace is empty' });
       if (input.old === input.new) issues.push({ path: '/new', message: '/new: the replacement equals the old text; the edit would change nothing' });
+      // Half a surrogate pair could match half of a character in the file, and has no UTF-8 form.
+      for (const key of ['old', 'new'] as const) {
+        if (LONE_SURROGATE.test(input[key])) issues.push({ path: `/${key}`, message: `/${key}: contains a lone surrogate (half of a UTF-16 pair), which is not text a file can hold` });
+      }
       return { valid: issues.length === 0, issues };
     },
     // An unusable path is denied by the PATH gate; there is then nothing to record.

@@ -138,12 +138,35 @@ export class TooLargeError extends Error {
   }
 }
 
+/** The file's bytes, or undefined when there are more than `limit` (at most limit + 1 are read). */
+async function readAtMost(h: FileHandle, expected: number, limit: number, signal?: AbortSignal): Promise<Buffer | undefined> {
+  let buf = Buffer.allocUnsafe(Math.min(expected, limit) + 1);
+  let n = 0;
+  for (;;) {
+    if (n === buf.length) {
+      if (n > limit) return undefined;
+      const bigger = Buffer.allocUnsafe(Math.min(limit + 1, buf.length * 2));
+      buf.copy(bigger, 0, 0, n);
+      buf = bigger;
+    }
+    signal?.throwIfAborted();
+    const { bytesRead } = await h.read(buf, n, buf.length - n, n);
+    if (bytesRead === 0) return buf.subarray(0, n);
+    n += bytesRead;
+  }
+}
+
 /** The whole content of a verified regular file. */
 export async function readVerified(path: string, shown: string, b: FileBoundary, options: ReadOptions = {}): Promise<{ data: Buffer; stat: Stats }> {
   const f = await openVerified(path, shown, b, options.access ?? 'read');
   try {
-    if (options.maxBytes !== undefined && f.stat.size > options.maxBytes) throw new TooLargeError(f.stat.size, options.maxBytes, shown);
-    const data = await f.handle.readFile(options.signal ? { signal: options.signal } : {});
+    const limit = options.maxBytes;
+    if (limit !== undefined && f.stat.size > limit) throw new TooLargeError(f.stat.size, limit, shown);
+    if (limit === undefined) return { data: await f.handle.readFile(options.signal ? { signal: options.signal } : {}), stat: f.stat };
+    // The stat is only what the size was: a file that grows past the limit while it is read is
+    // refused too, having read at most one byte past the limit.
+    const data = await readAtMost(f.handle, f.stat.size, limit, options.signal);
+    if (data === undefined) throw new TooLargeError(Math.max(limit + 1, (await f.handle.stat()).size), limit, shown);
     return { data, stat: f.stat };
   } finally {
     await f.handle.close();
@@ -156,14 +179,29 @@ export interface WriteOutcome {
 }
 
 /**
- * Replaces (or creates) `path` with `data`: a temporary file in the verified directory, renamed
- * over the final name through the directory descriptor after its location is checked again.
- * A final component that is a symlink, a directory, or a file with other links is refused.
+ * A write in progress: a fresh temporary file in the verified directory, not yet renamed into
+ * place. The caller writes to `fd`, then calls commit(), and close() in every case.
  */
-export function writeVerified(path: string, shown: string, b: FileBoundary, data: string | Uint8Array): WriteOutcome {
+export interface PendingWrite {
+  readonly fd: number;
+  /** A regular file is being replaced (the temporary file already has its mode). */
+  readonly existed: boolean;
+  /** Closes the temporary file and renames it over the final name, after checking again where the directory is. */
+  commit(): void;
+  /** Releases the descriptors; removes the temporary file unless commit() renamed it. */
+  close(): void;
+}
+
+/**
+ * Starts replacing (or creating) `path`: opens its directory (not followed), verifies it inside
+ * the writable roots, refuses a final component that is a symlink, a directory or a file with
+ * other links, and creates the temporary file through the directory descriptor. Writing through
+ * a PendingWrite lets content be streamed in without holding it all (file_copy).
+ */
+export function beginVerifiedWrite(path: string, shown: string, b: FileBoundary): PendingWrite {
   requireProc(shown);
   const name = basename(path);
-  let dirFd: number;
+  let dirFd: number | undefined;
   try {
     dirFd = openSync(dirname(path), DIR_FLAGS);
   } catch (err) {
@@ -177,6 +215,15 @@ export function writeVerified(path: string, shown: string, b: FileBoundary, data
   }
   const at = `${PROC_FD}/${dirFd}/`;
   let temp: string | undefined;
+  let fd: number | undefined;
+  const release = () => {
+    if (fd !== undefined) { closeSync(fd); fd = undefined; }
+    if (temp !== undefined) {
+      try { unlinkSync(at + temp); } catch { /* never created, or already gone */ }
+      temp = undefined;
+    }
+    if (dirFd !== undefined) { closeSync(dirFd); dirFd = undefined; }
+  };
   try {
     verifyFd(dirFd, `the directory of ${shown}`, b, 'write');
     const existing = lstatSync(at + name, { throwIfNoEntry: false });
@@ -185,26 +232,49 @@ export function writeVerified(path: string, shown: string, b: FileBoundary, data
       linkCheck(existing, shown, b, 'write');
     }
     temp = `.${name.slice(0, 64)}.${randomBytes(6).toString('hex')}.toolnorm-tmp`;
-    const fd = openSync(at + temp, TEMP_FLAGS, 0o666);
-    try {
-      // The new file must be the one just made, in the verified directory.
-      const st = fstatSync(fd);
-      if (st.nlink !== 1 || !st.isFile()) throw new BoundaryError('not_regular', `the temporary file for ${shown} is not a fresh regular file`);
-      if (existing) fchmodSync(fd, existing.mode & 0o7777);
-      const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-      for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
-    } finally {
-      closeSync(fd);
-    }
-    // The directory's identity at the rename: the same descriptor, still inside the roots.
-    verifyFd(dirFd, `the directory of ${shown}`, b, 'write');
-    renameSync(at + temp, at + name);
-    temp = undefined;
-    return { existed: existing !== undefined };
+    fd = openSync(at + temp, TEMP_FLAGS, 0o666);
+    // The new file must be the one just made, in the verified directory.
+    const st = fstatSync(fd);
+    if (st.nlink !== 1 || !st.isFile()) throw new BoundaryError('not_regular', `the temporary file for ${shown} is not a fresh regular file`);
+    if (existing) fchmodSync(fd, existing.mode & 0o7777);
+    const opened = fd;
+    return {
+      fd: opened,
+      existed: existing !== undefined,
+      commit() {
+        if (fd === undefined || temp === undefined || dirFd === undefined) throw new Error(`the write of ${shown} was already committed or closed`);
+        closeSync(fd);
+        fd = undefined;
+        // The directory's identity at the rename: the same descriptor, still inside the roots.
+        verifyFd(dirFd, `the directory of ${shown}`, b, 'write');
+        renameSync(at + temp, at + name);
+        temp = undefined;
+      },
+      close: release,
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** Writes all of `data` at the descriptor's position. */
+export function writeAllSync(fd: number, data: Uint8Array, length = data.length): void {
+  for (let off = 0; off < length;) off += writeSync(fd, data, off, length - off);
+}
+
+/**
+ * Replaces (or creates) `path` with `data`: a temporary file in the verified directory, renamed
+ * over the final name through the directory descriptor after its location is checked again.
+ * A final component that is a symlink, a directory, or a file with other links is refused.
+ */
+export function writeVerified(path: string, shown: string, b: FileBoundary, data: string | Uint8Array): WriteOutcome {
+  const w = beginVerifiedWrite(path, shown, b);
+  try {
+    writeAllSync(w.fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    w.commit();
+    return { existed: w.existed };
   } finally {
-    if (temp !== undefined) {
-      try { unlinkSync(at + temp); } catch { /* never created, or already gone */ }
-    }
-    closeSync(dirFd);
+    w.close();
   }
 }

@@ -1,9 +1,11 @@
 // The built-in tools against a real filesystem and a real shell.
 import fc from 'fast-check';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolExecutor, ToolRegistry, builtinTools, replaceExact, unifiedDiff, type BuiltinOptions, type Hunk } from '../../src/executor/index.js';
+import { cutMarker, editDiff } from '../../src/executor/builtins/diff.js';
+import { countOccurrences, replacedBytes, replaceIntoBuffer } from '../../src/executor/builtins/replace.js';
 import { checkResult, sleep, tempDir } from '../helpers/executor.js';
 
 const ws = tempDir();
@@ -191,5 +193,152 @@ describe('replaceExact diff', () => {
     expect(r.count).toBe(2);
     expect(r.hunks.map((h) => [h.oldStart, h.oldLines, h.newStart, h.newLines])).toEqual([[1, 5, 1, 5], [15, 6, 15, 6]]);
     expect(unifiedDiff('f', r.hunks).split('\n').slice(0, 3)).toEqual(['--- a/f', '+++ b/f', '@@ -1,5 +1,5 @@']);
+  });
+});
+
+describe('size limits of file_write, file_edit and file_copy', () => {
+  const tmpLeft = () => readdirSync(ws).filter((n) => n.endsWith('.toolnorm-tmp'));
+
+  it('file_write refuses content over maxFileBytes (too_large, size and limit named), writes at the limit', async () => {
+    const over = await run('file_write', { path: 'cap-w.txt', content: 'x'.repeat(11) }, { fileWrite: { maxFileBytes: 10 } });
+    expect(over.part).toMatchObject({ state: 'error', error: { code: 'too_large', message: 'the content for cap-w.txt is 11 bytes; files over 10 bytes are not written (fileWrite.maxFileBytes)', details: { size: 11, limit: 10 } } });
+    expect(existsSync(join(ws, 'cap-w.txt'))).toBe(false);
+    // Bytes, not characters: four two-byte characters are 8 bytes.
+    const at = await run('file_write', { path: 'cap-w.txt', content: 'éééé' }, { fileWrite: { maxFileBytes: 8 } });
+    expect(at.part).toMatchObject({ state: 'complete', output: { structured: { bytes: 8 } } });
+    expect(readFileSync(join(ws, 'cap-w.txt'), 'utf8')).toBe('éééé');
+  });
+
+  it('file_edit refuses a file over maxFileBytes before reading it, and the file is unchanged', async () => {
+    writeFileSync(join(ws, 'cap-e.txt'), 'abcdefghij\n');
+    const r = await run('file_edit', { path: 'cap-e.txt', old: 'a', new: 'b' }, { fileEdit: { maxFileBytes: 10 } });
+    expect(r.part).toMatchObject({ state: 'error', error: { code: 'too_large', message: 'cap-e.txt is 11 bytes; files over 10 bytes are not read (fileEdit.maxFileBytes)', details: { size: 11, limit: 10 } } });
+    expect(readFileSync(join(ws, 'cap-e.txt'), 'utf8')).toBe('abcdefghij\n');
+  });
+
+  it('file_edit refuses a replaceAll whose result would pass maxResultBytes (matches × growth), before writing; control: a larger cap lets it through', async () => {
+    writeFileSync(join(ws, 'cap-g.txt'), 'a a a a\n');
+    const input = { path: 'cap-g.txt', old: 'a', new: 'aaaa', replaceAll: true };
+    const r = await run('file_edit', input, { fileEdit: { maxResultBytes: 19 } });
+    expect(r.part).toMatchObject({
+      state: 'error',
+      error: { code: 'too_large', message: 'the edit would make cap-g.txt 20 bytes (4 replacements); edits whose result is over 19 bytes are not made (fileEdit.maxResultBytes)', details: { size: 20, limit: 19, replacements: 4 } },
+    });
+    expect(readFileSync(join(ws, 'cap-g.txt'), 'utf8')).toBe('a a a a\n');
+    const ok = await run('file_edit', input, { fileEdit: { maxResultBytes: 20 } });
+    expect(ok.part).toMatchObject({ state: 'complete', output: { structured: { replacements: 4 } } });
+    expect(readFileSync(join(ws, 'cap-g.txt'), 'utf8')).toBe('aaaa aaaa aaaa aaaa\n');
+    expect(tmpLeft()).toEqual([]);
+  });
+
+  it('file_edit cuts a diff over maxDiffBytes with a marker; the part shown is the start of the whole diff and the counts cover the whole edit', async () => {
+    const body = Array.from({ length: 400 }, (_, i) => `row ${i} ${i % 10 ? 'plain' : 'target'}`).join('\n') + '\n';
+    const input = { path: 'cap-d.txt', old: 'target', new: 'TARGET', replaceAll: true };
+    writeFileSync(join(ws, 'cap-d.txt'), body);
+    const full = await run('file_edit', input, { fileEdit: { maxDiffBytes: 1 << 30 } });
+    writeFileSync(join(ws, 'cap-d.txt'), body);
+    const cut = await run('file_edit', input, { fileEdit: { maxDiffBytes: 3000 } });
+    const f = (full.part as { output: { text: string; structured: { structuredPatch: Hunk[]; linesAdded: number; diffTruncated?: boolean } } }).output;
+    const c = (cut.part as { output: { text: string; structured: { structuredPatch: Hunk[]; linesAdded: number; linesRemoved: number; diffTruncated?: boolean; totalHunks?: number } } }).output;
+    expect(f.structured.diffTruncated).toBeUndefined();
+    expect(f.structured.structuredPatch.length).toBe(40);
+    expect(c.structured).toMatchObject({ replacements: 40, linesAdded: 40, linesRemoved: 40, diffTruncated: true, totalHunks: 40 });
+    const shown = c.structured.structuredPatch;
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(40);
+    // Whole hunks are the full diff's; the last one may stop early, its header counting what it shows.
+    expect(shown.slice(0, -1)).toEqual(f.structured.structuredPatch.slice(0, shown.length - 1));
+    const last = shown.at(-1)!;
+    const fullLast = f.structured.structuredPatch[shown.length - 1]!;
+    expect(fullLast.lines.slice(0, last.lines.length)).toEqual(last.lines);
+    expect(last.oldLines).toBe(last.lines.filter((l) => l[0] !== '+').length);
+    expect(last.newLines).toBe(last.lines.filter((l) => l[0] !== '-').length);
+    expect(c.text.startsWith(unifiedDiff('cap-d.txt', shown.slice(0, -1)))).toBe(true);
+    expect(c.text.endsWith(`\n… [diff cut at 3000 bytes: ${shown.length} of 40 hunks shown, the last may be partial; linesAdded and linesRemoved count the whole edit] …`)).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(c.text)) + Buffer.byteLength(JSON.stringify(shown))).toBeLessThanOrEqual(3000);
+    // The file itself is edited in full.
+    expect(readFileSync(join(ws, 'cap-d.txt'), 'utf8')).toBe(body.replaceAll('target', 'TARGET'));
+  });
+
+  it('file_edit omits a diff whose first line alone is over maxDiffBytes, and says so', async () => {
+    writeFileSync(join(ws, 'cap-l.txt'), `${'q'.repeat(5000)}\n`);
+    const r = await run('file_edit', { path: 'cap-l.txt', old: 'q', new: 'Q', replaceAll: true }, { fileEdit: { maxDiffBytes: 4000 } });
+    expect(r.part).toMatchObject({
+      state: 'complete',
+      output: {
+        text: '[diff omitted: its 1 hunks do not fit in 4000 bytes; linesAdded and linesRemoved count the whole edit]',
+        structured: { replacements: 5000, linesAdded: 1, linesRemoved: 1, structuredPatch: [], diffTruncated: true, totalHunks: 1 },
+      },
+    });
+    expect(readFileSync(join(ws, 'cap-l.txt'), 'utf8')).toBe(`${'Q'.repeat(5000)}\n`);
+  });
+
+  it('file_copy streams in chunks (7-byte chunks here) to the same bytes, keeping the mode it replaces', async () => {
+    const data = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
+    writeFileSync(join(ws, 'cp-src.bin'), data);
+    writeFileSync(join(ws, 'cp-dst.bin'), 'old', { mode: 0o640 });
+    const r = await run('file_copy', { source: 'cp-src.bin', path: 'cp-dst.bin' }, { fileCopy: { chunkBytes: 7 } });
+    expect(r.part).toMatchObject({ state: 'complete', output: { text: 'Copied cp-src.bin to cp-dst.bin (1000 bytes)', structured: { type: 'update', bytes: 1000 } } });
+    expect(readFileSync(join(ws, 'cp-dst.bin')).equals(data)).toBe(true);
+    expect(statSync(join(ws, 'cp-dst.bin')).mode & 0o777).toBe(0o640);
+    expect(tmpLeft()).toEqual([]);
+  });
+
+  it('file_copy refuses a source over its maxFileBytes, leaving the destination as it was', async () => {
+    writeFileSync(join(ws, 'cp-big.txt'), 'x'.repeat(100));
+    writeFileSync(join(ws, 'cp-keep.txt'), 'kept');
+    const r = await run('file_copy', { source: 'cp-big.txt', path: 'cp-keep.txt' }, { fileCopy: { maxFileBytes: 99 } });
+    expect(r.part).toMatchObject({ state: 'error', error: { code: 'too_large', message: 'cp-big.txt is 100 bytes; files over 99 bytes are not copied (fileCopy.maxFileBytes)', details: { size: 100, limit: 99 } } });
+    expect(readFileSync(join(ws, 'cp-keep.txt'), 'utf8')).toBe('kept');
+    expect(tmpLeft()).toEqual([]);
+  });
+
+  it('file_edit refuses a lone surrogate in old or new (it could match half a character; no UTF-8 holds it)', async () => {
+    writeFileSync(join(ws, 'sur.txt'), 'a😀b\n');
+    const r = await run('file_edit', { path: 'sur.txt', old: '\uDE00', new: 'x' });
+    expect(r.part).toMatchObject({ state: 'error', error: { code: 'invalid_input', details: { issues: [{ path: '/old', message: '/old: contains a lone surrogate (half of a UTF-16 pair), which is not text a file can hold' }] } } });
+    expect(readFileSync(join(ws, 'sur.txt'), 'utf8')).toBe('a😀b\n');
+    // The whole character is fine.
+    const ok = await run('file_edit', { path: 'sur.txt', old: '😀', new: '\uD83D\uDE01' });
+    expect(ok.part).toMatchObject({ state: 'complete' });
+    expect(readFileSync(join(ws, 'sur.txt'), 'utf8')).toBe('a😁b\n');
+  });
+
+  it('a limit that is not a non-negative integer is refused when the tools are made', () => {
+    expect(() => builtinTools({ fileEdit: { maxDiffBytes: -1 } })).toThrow('fileEdit.maxDiffBytes must be a non-negative integer number of bytes, got -1');
+    expect(() => builtinTools({ fileWrite: { maxFileBytes: 1.5 } })).toThrow(/fileWrite\.maxFileBytes/);
+  });
+});
+
+describe('replaceIntoBuffer', () => {
+  it('gives the bytes of split/join, for any text, including multi-byte characters (property)', () => {
+    const alphabet = fc.constantFrom('a', 'b', '\n', 'é', '😀', '$&');
+    const text = fc.array(alphabet, { maxLength: 40 }).map((a) => a.join(''));
+    fc.assert(fc.property(text, text.filter((s) => s.length > 0), text, (original, old, replacement) => {
+      const count = countOccurrences(original, old);
+      const size = replacedBytes(Buffer.byteLength(original), count, old, replacement);
+      expect(replaceIntoBuffer(original, old, replacement, size).equals(Buffer.from(original.split(old).join(replacement)))).toBe(true);
+    }), { numRuns: 2000 });
+  });
+});
+
+describe('editDiff under a byte budget', () => {
+  it('shows a prefix of the whole diff, within the budget, with the whole edit counted (property)', () => {
+    const alphabet = fc.constantFrom('a', 'b', '\n', 'x', '"');
+    const text = fc.array(alphabet, { maxLength: 200 }).map((a) => a.join(''));
+    fc.assert(fc.property(text, text.filter((s) => s.length > 0), text, fc.integer({ min: 0, max: 3000 }), (original, old, replacement, maxBytes) => {
+      fc.pre(old !== replacement && countOccurrences(original, old) > 0);
+      const whole = editDiff(original, old, replacement, { context: 1 });
+      const d = editDiff(original, old, replacement, { context: 1, maxBytes, name: 'f' });
+      expect([d.added, d.removed, d.totalHunks]).toEqual([whole.added, whole.removed, whole.totalHunks]);
+      expect(whole.cut).toBe(false);
+      const text = unifiedDiff('f', d.hunks, d.cut ? cutMarker(d.hunks.length, d.totalHunks, maxBytes) : undefined);
+      // The marker is always there, so a budget under its 256 bytes still carries it.
+      expect(Buffer.byteLength(JSON.stringify(text)) + Buffer.byteLength(JSON.stringify(d.hunks))).toBeLessThanOrEqual(Math.max(maxBytes, 256));
+      if (!d.cut) { expect(d.hunks).toEqual(whole.hunks); return; }
+      const n = d.hunks.length;
+      expect(d.hunks.slice(0, -1)).toEqual(whole.hunks.slice(0, Math.max(0, n - 1)));
+      if (n) expect(whole.hunks[n - 1]!.lines.slice(0, d.hunks[n - 1]!.lines.length)).toEqual(d.hunks[n - 1]!.lines);
+    }), { numRuns: 1000 });
   });
 });

@@ -1,9 +1,15 @@
 // file_copy {source, path}: `source` is a SOURCE_PATH (read: readable roots), `path` a PATH
 // (written: writable roots). Only `path` changes, so only it gets a FileMutationRecord. Both ends
 // go through safe-fs, so the link rules apply to each.
-import { failure, success, type FileAffectingTool } from '../types.js';
-import { readVerified, writeVerified } from '../safe-fs.js';
+//
+// The copy streams: one chunk buffer, read from the verified source descriptor and written to
+// the verified temporary file, which is renamed into place only when the whole source is in it.
+// Memory stays at the chunk size whatever the file size; a failed or cancelled copy leaves the
+// destination as it was and no temporary file behind.
+import { failure, success, type FileAffectingTool, type ToolResult } from '../types.js';
+import { beginVerifiedWrite, openVerified, writeAllSync, type OpenedFile, type PendingWrite } from '../safe-fs.js';
 import { fsFailure } from './fs-errors.js';
+import { limitOption, tooLarge } from './limits.js';
 
 export const FileCopyParams = {
   type: 'object',
@@ -19,7 +25,20 @@ export interface FileCopyInput {
   path: string;
 }
 
-export function fileCopyTool(): FileAffectingTool<FileCopyInput> {
+export interface FileCopyOptions {
+  /** Larger sources are refused (default: none; the copy streams, so size costs disk, not memory). */
+  maxFileBytes?: number;
+  /** Bytes read and written at a time (default 1 MiB). */
+  chunkBytes?: number;
+}
+
+const DEFAULT_CHUNK = 1024 * 1024;
+
+export function fileCopyTool(options: FileCopyOptions = {}): FileAffectingTool<FileCopyInput> {
+  const maxBytes = limitOption(options.maxFileBytes, Number.MAX_SAFE_INTEGER, 'fileCopy.maxFileBytes');
+  const chunkBytes = Math.max(1, limitOption(options.chunkBytes, DEFAULT_CHUNK, 'fileCopy.chunkBytes'));
+  const over = (shown: string, size: number) =>
+    tooLarge(`${shown} is ${size} bytes; files over ${maxBytes} bytes are not copied (fileCopy.maxFileBytes)`, size, maxBytes);
   return {
     name: 'file_copy',
     kind: 'file_write',
@@ -36,25 +55,73 @@ export function fileCopyTool(): FileAffectingTool<FileCopyInput> {
       const shownSource = ctx.display('/source', input.source);
       const shown = ctx.display('/path', input.path);
       if (source === path) return failure(`${shownSource} and ${shown} are the same file`, 'invalid_input');
-      // Both ends through safe-fs: the source is read like file_read reads (link rules included),
-      // the destination written like file_write writes.
-      let data: Buffer;
+      // Both ends through safe-fs: the source is opened like file_read opens (link rules
+      // included), the destination written like file_write writes.
+      let src: OpenedFile;
       try {
-        ({ data } = await readVerified(source, shownSource, ctx.policy.files, { signal: ctx.signal }));
+        src = await openVerified(source, shownSource, ctx.policy.files);
       } catch (err) {
         return fsFailure(err, shownSource);
       }
-      let existed: boolean;
       try {
-        ({ existed } = writeVerified(path, shown, ctx.policy.files, data));
-      } catch (err) {
-        return fsFailure(err, shown);
+        if (src.stat.size > maxBytes) return over(shownSource, src.stat.size);
+        let dst: PendingWrite;
+        try {
+          dst = beginVerifiedWrite(path, shown, ctx.policy.files);
+        } catch (err) {
+          return fsFailure(err, shown);
+        }
+        try {
+          const copied = await pump(src, dst, { shownFrom: shownSource, shownTo: shown, chunkBytes, maxBytes, over, signal: ctx.signal });
+          if (typeof copied !== 'number') return copied;
+          try {
+            dst.commit();
+          } catch (err) {
+            return fsFailure(err, shown);
+          }
+          return success({
+            text: `Copied ${shownSource} to ${shown} (${copied} bytes)`,
+            structured: { type: dst.existed ? 'update' : 'create', source, filePath: path, bytes: copied },
+          });
+        } finally {
+          dst.close();
+        }
+      } finally {
+        await src.handle.close();
       }
-      const size = data.length;
-      return success({
-        text: `Copied ${shownSource} to ${shown} (${size} bytes)`,
-        structured: { type: existed ? 'update' : 'create', source, filePath: path, bytes: size },
-      });
     },
   };
+}
+
+interface Pump {
+  shownFrom: string;
+  shownTo: string;
+  chunkBytes: number;
+  maxBytes: number;
+  over(shown: string, size: number): ToolResult;
+  signal: AbortSignal;
+}
+
+/** Source bytes into the temporary file, one chunk at a time: the byte count, or the failure. */
+async function pump(from: OpenedFile, to: PendingWrite, p: Pump): Promise<number | ToolResult> {
+  const chunk = Buffer.allocUnsafe(Math.min(p.chunkBytes, Math.max(64 * 1024, from.stat.size)));
+  let total = 0;
+  for (;;) {
+    if (p.signal.aborted) return failure(`the copy of ${p.shownFrom} to ${p.shownTo} was cancelled; ${p.shownTo} is unchanged`, 'cancelled');
+    let n: number;
+    try {
+      ({ bytesRead: n } = await from.handle.read(chunk, 0, chunk.length, null));
+    } catch (err) {
+      return fsFailure(err, p.shownFrom);
+    }
+    if (n === 0) return total;
+    total += n;
+    // A source that grows while it is copied is held to the same limit.
+    if (total > p.maxBytes) return p.over(p.shownFrom, Math.max(total, (await from.handle.stat()).size));
+    try {
+      writeAllSync(to.fd, chunk, n);
+    } catch (err) {
+      return fsFailure(err, p.shownTo);
+    }
+  }
 }

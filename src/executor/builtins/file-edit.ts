@@ -1,11 +1,18 @@
 // file_edit {path, old, new, replaceAll?}: exact-string replacement that reports a unified diff.
 // Without replaceAll the old text must occur exactly once, so an edit never lands somewhere
 // the caller did not mean.
+//
+// Every size is bounded before memory is spent on it: the file (maxFileBytes, refused before it
+// is read), the result (maxResultBytes, computed from the match count before it is built: a
+// replaceAll multiplies growth by the number of matches) and the diff returned (maxDiffBytes, cut
+// with a marker). The result is built straight into one buffer of its exact size.
 import type { ValidationIssue } from '../../contract/index.js';
 import { failure, success, type FileAffectingTool } from '../types.js';
 import { fsFailure } from './fs-errors.js';
 import { readVerified, writeVerified } from '../safe-fs.js';
-import { replaceExact, unifiedDiff } from './diff.js';
+import { cutMarker, editDiff, unifiedDiff } from './diff.js';
+import { DEFAULT_MAX_DIFF_BYTES, DEFAULT_MAX_FILE_BYTES, limitOption, tooLarge } from './limits.js';
+import { countOccurrences, replacedBytes, replaceIntoBuffer } from './replace.js';
 
 export const FileEditParams = {
   type: 'object',
@@ -25,7 +32,21 @@ export interface FileEditInput {
   replaceAll?: boolean;
 }
 
-export function fileEditTool(): FileAffectingTool<FileEditInput> {
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export interface FileEditOptions {
+  /** Larger files are refused before they are read (default 16 MiB, as file_read). */
+  maxFileBytes?: number;
+  /** Edits whose result would be larger are refused before it is built (default: maxFileBytes). */
+  maxResultBytes?: number;
+  /** Bytes the diff may take in the output, its text and structuredPatch together (default 64 KiB). */
+  maxDiffBytes?: number;
+}
+
+export function fileEditTool(options: FileEditOptions = {}): FileAffectingTool<FileEditInput> {
+  const maxFile = limitOption(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 'fileEdit.maxFileBytes');
+  const maxResult = limitOption(options.maxResultBytes, maxFile, 'fileEdit.maxResultBytes');
+  const maxDiff = limitOption(options.maxDiffBytes, DEFAULT_MAX_DIFF_BYTES, 'fileEdit.maxDiffBytes');
   return {
     name: 'file_edit',
     kind: 'file_edit',
@@ -38,6 +59,10 @@ export function fileEditTool(): FileAffectingTool<FileEditInput> {
       const issues: ValidationIssue[] = [];
       if (input.old === '') issues.push({ path: '/old', message: '/old: the text to replace is empty' });
       if (input.old === input.new) issues.push({ path: '/new', message: '/new: the replacement equals the old text; the edit would change nothing' });
+      // Half a surrogate pair could match half of a character in the file, and has no UTF-8 form.
+      for (const key of ['old', 'new'] as const) {
+        if (LONE_SURROGATE.test(input[key])) issues.push({ path: `/${key}`, message: `/${key}: contains a lone surrogate (half of a UTF-16 pair), which is not text a file can hold` });
+      }
       return { valid: issues.length === 0, issues };
     },
     // An unusable path is denied by the PATH gate; there is then nothing to record.
@@ -48,24 +73,36 @@ export function fileEditTool(): FileAffectingTool<FileEditInput> {
       let original: string;
       try {
         // Read as the file about to be rewritten: writable roots, and no hardlinks whatever the read policy.
-        original = (await readVerified(path, shown, ctx.policy.files, { access: 'write', signal: ctx.signal })).data.toString('utf8');
+        const { data } = await readVerified(path, shown, ctx.policy.files, { access: 'write', maxBytes: maxFile, signal: ctx.signal });
+        original = data.toString('utf8');
       } catch (err) {
-        return fsFailure(err, shown);
+        return fsFailure(err, shown, 'fileEdit.maxFileBytes');
       }
-      const r = replaceExact(original, input.old, input.new);
-      if (r.count === 0) return failure(`the text to replace was not found in ${shown}`, 'no_match');
-      if (r.count > 1 && !input.replaceAll) {
-        return failure(`the text to replace occurs ${r.count} times in ${shown}; pass replaceAll, or include more context so it occurs once`, 'ambiguous_match', { occurrences: r.count });
+      const count = countOccurrences(original, input.old);
+      if (count === 0) return failure(`the text to replace was not found in ${shown}`, 'no_match');
+      if (count > 1 && !input.replaceAll) {
+        return failure(`the text to replace occurs ${count} times in ${shown}; pass replaceAll, or include more context so it occurs once`, 'ambiguous_match', { occurrences: count });
+      }
+      const size = replacedBytes(Buffer.byteLength(original, 'utf8'), count, input.old, input.new);
+      if (size > maxResult) {
+        return tooLarge(
+          `the edit would make ${shown} ${size} bytes (${count} replacement${count === 1 ? '' : 's'}); edits whose result is over ${maxResult} bytes are not made (fileEdit.maxResultBytes)`,
+          size, maxResult, { replacements: count },
+        );
       }
       try {
-        writeVerified(path, shown, ctx.policy.files, r.content);
+        writeVerified(path, shown, ctx.policy.files, replaceIntoBuffer(original, input.old, input.new, size));
       } catch (err) {
         return fsFailure(err, shown);
       }
-      const diff = unifiedDiff(shown, r.hunks);
+      const d = editDiff(original, input.old, input.new, { maxBytes: maxDiff, name: shown });
+      const diff = unifiedDiff(shown, d.hunks, d.cut ? cutMarker(d.hunks.length, d.totalHunks, maxDiff) : undefined);
       return success({
         text: diff,
-        structured: { filePath: path, replacements: r.count, linesAdded: r.added, linesRemoved: r.removed, structuredPatch: r.hunks },
+        structured: {
+          filePath: path, replacements: count, linesAdded: d.added, linesRemoved: d.removed, structuredPatch: d.hunks,
+          ...(d.cut ? { diffTruncated: true, totalHunks: d.totalHunks } : {}),
+        },
       });
     },
   };

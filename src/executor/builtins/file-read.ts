@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { success, type Tool } from '../types.js';
 import { fsFailure } from './fs-errors.js';
 import { readVerified } from '../safe-fs.js';
+import { DEFAULT_MAX_FILE_BYTES, limitOption } from './limits.js';
 
 export const FileReadParams = {
   type: 'object',
@@ -32,7 +33,7 @@ export interface FileReadOptions {
 const SNIFF = 8000;
 
 export function fileReadTool(options: FileReadOptions = {}): Tool<FileReadInput> {
-  const maxBytes = options.maxFileBytes ?? 16 * 1024 * 1024;
+  const maxBytes = limitOption(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 'fileRead.maxFileBytes');
   return {
     name: 'file_read',
     kind: 'file_read',
@@ -48,7 +49,7 @@ export function fileReadTool(options: FileReadOptions = {}): Tool<FileReadInput>
       try {
         ({ data } = await readVerified(path, shown, ctx.policy.files, { maxBytes, signal: ctx.signal }));
       } catch (err) {
-        return fsFailure(err, shown);
+        return fsFailure(err, shown, 'fileRead.maxFileBytes');
       }
       if (data.subarray(0, SNIFF).includes(0)) {
         const sha256 = createHash('sha256').update(data).digest('hex');

@@ -1,9 +1,11 @@
 // file_write {path, content}: writes a whole file inside a writable root. It does not create
 // missing directories: a directory it made would be a side effect no FileMutationRecord shows.
 // The write goes through safe-fs: a temporary file in the verified directory, renamed into place.
+// Content over maxFileBytes is refused (too_large) before anything is opened.
 import { success, type FileAffectingTool } from '../types.js';
 import { writeVerified } from '../safe-fs.js';
 import { fsFailure } from './fs-errors.js';
+import { DEFAULT_MAX_FILE_BYTES, limitOption, tooLarge } from './limits.js';
 
 export const FileWriteParams = {
   type: 'object',
@@ -19,7 +21,13 @@ export interface FileWriteInput {
   content: string;
 }
 
-export function fileWriteTool(): FileAffectingTool<FileWriteInput> {
+export interface FileWriteOptions {
+  /** Larger content is refused (default 16 MiB, as file_read, so what is written can be read back). */
+  maxFileBytes?: number;
+}
+
+export function fileWriteTool(options: FileWriteOptions = {}): FileAffectingTool<FileWriteInput> {
+  const maxBytes = limitOption(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 'fileWrite.maxFileBytes');
   return {
     name: 'file_write',
     kind: 'file_write',
@@ -33,13 +41,16 @@ export function fileWriteTool(): FileAffectingTool<FileWriteInput> {
     async execute(input, ctx) {
       const path = ctx.path('/path');
       const shown = ctx.display('/path', input.path);
+      const bytes = Buffer.byteLength(input.content, 'utf8');
+      if (bytes > maxBytes) {
+        return tooLarge(`the content for ${shown} is ${bytes} bytes; files over ${maxBytes} bytes are not written (fileWrite.maxFileBytes)`, bytes, maxBytes);
+      }
       let existed: boolean;
       try {
         ({ existed } = writeVerified(path, shown, ctx.policy.files, input.content));
       } catch (err) {
         return fsFailure(err, shown);
       }
-      const bytes = Buffer.byteLength(input.content, 'utf8');
       const type = existed ? 'update' : 'create';
       return success({ text: `${existed ? 'Updated' : 'Created'} ${shown} (${bytes} bytes)`, structured: { type, filePath: path, bytes } });
     },

@@ -14,11 +14,14 @@ const FS_ERRORS: Readonly<Record<string, { code: string; words: string }>> = {
   EROFS: { code: 'permission_denied', words: 'is on a read-only filesystem' },
 };
 
-/** A failure naming the path as the caller gave it and what went wrong. */
-export function fsFailure(err: unknown, shown: string): ToolResult {
+/**
+ * A failure naming the path as the caller gave it and what went wrong. `limitName` names the
+ * option behind a size limit, so a `too_large` message says what to change.
+ */
+export function fsFailure(err: unknown, shown: string, limitName?: string): ToolResult {
   // The boundary's refusals are policy decisions made at open time: `denied`, with the reason.
   if (err instanceof BoundaryError) return failure(`Denied: ${err.message}`, 'denied', { reason: err.reason });
-  if (err instanceof TooLargeError) return failure(err.message, 'too_large', { size: err.size, limit: err.limit });
+  if (err instanceof TooLargeError) return failure(limitName ? `${err.message} (${limitName})` : err.message, 'too_large', { size: err.size, limit: err.limit });
   if ((err as NodeJS.ErrnoException)?.code === 'ENOENT_DIR') return failure((err as Error).message, 'not_found');
   const code = (err as NodeJS.ErrnoException)?.code;
   const known = code ? FS_ERRORS[code] : undefined;

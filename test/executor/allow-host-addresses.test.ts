@@ -134,6 +134,17 @@ describe('issue 29: allow rules narrow, resolved addresses are classified after 
     expect(networkCheck(r.events).reason).toMatch(/10\.20\.30\.40, let through by the address-class allowance "private"/);
   });
 
+  it('without a policy resolver the gate allows the name unchecked (and says so); web_fetch resolves it and denies the loopback answer', async () => {
+    const policy = { maxTier: 'network' as const, network: { allowHosts: ALLOWED } };
+    const ex = new ToolExecutor({ registry: new ToolRegistry(builtinTools({ webFetch: { resolve: hostsResolve } })), cwd: ws, home: ws, policy });
+    const before = hits.length;
+    const r = await ex.execute({ tool: 'web_fetch', input: { url: `http://evil.allowed.test:${port}/` } });
+    checkResult(r);
+    expect(networkCheck(r.events)).toMatchObject({ decision: 'allow', reason: expect.stringMatching(/its addresses were not checked \(the policy has no resolver\)/) });
+    expect(r.part.state === 'error' && [r.part.error.code, r.part.error.message]).toEqual(['denied', expect.stringMatching(/evil\.allowed\.test is a loopback address 127\.0\.0\.1; .*allow rule "\*\.allowed\.test", but host rules never/)]);
+    expect(hits.length).toBe(before);
+  });
+
   it('an IPv4-mapped answer (::ffff:127.0.0.1) is unwrapped and judged as loopback', async () => {
     const before = hits.length;
     const r = await fetchAs(`http://mapped.allowed.test:${port}/`, { allowHosts: ALLOWED });

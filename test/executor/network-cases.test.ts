@@ -115,3 +115,54 @@ describe('NETWORK_TARGET: normalization and ranges (decision, host, reason)', ()
     expect([v.cls, v.via?.form]).toEqual([cls, form]);
   });
 });
+
+describe('NETWORK_TARGET: rules narrow, address classes need their own allowance', () => {
+  // Judged only: none of these addresses is connected to.
+  const table: Record<string, string[]> = {
+    'intra.corp.test': ['10.1.2.3'], 'mixed.corp.test': ['93.184.216.34', '127.0.0.1'], 'mapped.corp.test': ['::ffff:10.9.9.9'],
+    'pub.corp.test': ['93.184.216.34'], 'cg.corp.test': ['100.64.1.1'],
+  };
+  const resolveHost = async (h: string) => table[h] ?? [];
+  const withDns = (network: PolicyInput['network']): PolicyInput => ({ network: { resolveHost, ...network } });
+
+  it.each([
+    // [target, network policy, decision, reason]
+    ['http://intra.corp.test/', { denyHosts: ['10.0.0.0/8'] }, 'deny', /intra\.corp\.test → 10\.1\.2\.3 is in the deny rule "10\.0\.0\.0\/8"/],
+    ['http://mapped.corp.test/', { denyHosts: ['10.0.0.0/8'], allowPrivate: true }, 'deny', /::ffff:10\.9\.9\.9 is in the deny rule "10\.0\.0\.0\/8"/],
+    ['http://pub.corp.test/', { allowHosts: ['93.184.216.0/24'] }, 'allow', /pub\.corp\.test matches the allow rule "93\.184\.216\.0\/24"; pub\.corp\.test resolves to public addresses \(93\.184\.216\.34\)/],
+    ['http://intra.corp.test/', { allowHosts: ['10.0.0.0/8'] }, 'deny', /matches the allow rule "10\.0\.0\.0\/8", but host rules never let a non-public address through: it needs the address-class allowance "private"/],
+    ['http://intra.corp.test/', { allowHosts: ['10.0.0.0/8'], allowAddressClasses: ['private'] }, 'allow', /10\.1\.2\.3, let through by the address-class allowance "private"/],
+    ['http://mixed.corp.test/', { allowHosts: ['93.184.216.0/24'] }, 'deny', /matches no allow rule/],
+    ['http://mixed.corp.test/', { allowAddressClasses: ['private'] }, 'deny', /loopback address 127\.0\.0\.1: it needs the address-class allowance "loopback"/],
+    ['http://mixed.corp.test/', { allowAddressClasses: ['loopback'] }, 'allow', /127\.0\.0\.1, let through by the address-class allowance "loopback" \(allowAddressClasses\); mixed\.corp\.test resolves to public addresses \(93\.184\.216\.34\)/],
+    ['http://cg.corp.test/', { allowPrivate: true }, 'allow', /a cgnat address 100\.64\.1\.1, let through by allowPrivate/],
+    ['http://cg.corp.test./', { allowHosts: ['*.corp.test.'] }, 'deny', /cgnat address 100\.64\.1\.1; cg\.corp\.test matches the allow rule "\*\.corp\.test\."/],
+    ['http://corp.test/', { allowHosts: ['*.corp.test'] }, 'deny', /matches no allow rule/],
+  ] as const)('%s with %j → %s', async (target, network, decision, reason) => {
+    const out = await judge(target, withDns(network as PolicyInput['network']));
+    expect([out.decision, out.reason]).toEqual([decision, expect.stringMatching(reason)]);
+  });
+
+  it('without a resolver an allowed name is said to be unchecked, and a CIDR allow rule cannot match it', async () => {
+    const byName = await judge('https://api.corp.test/', { network: { allowHosts: ['*.corp.test'] } });
+    expect([byName.decision, byName.addresses]).toEqual(['allow', undefined]);
+    expect(byName.reason).toMatch(/its addresses were not checked \(the policy has no resolver\), so a tool that connects to it must resolve and check them/);
+    const byRange = await judge('https://api.corp.test/', { network: { allowHosts: ['10.0.0.0/8'] } });
+    expect([byRange.decision, byRange.reason]).toEqual(['deny', expect.stringMatching(/its addresses are unknown: the policy has no resolver/)]);
+  });
+
+  it('a name that no name allow rule matches is denied before it is resolved (no lookup carries it out)', async () => {
+    const asked: string[] = [];
+    const counting = async (h: string) => { asked.push(h); return ['93.184.216.34']; };
+    const out = await judge('https://secret-123.exfil.test/', { network: { allowHosts: ['*.corp.test'], resolveHost: counting } });
+    expect([out.decision, out.reason, asked]).toEqual(['deny', expect.stringMatching(/matches no allow rule \(\*\.corp\.test\)/), []]);
+    // Control: a matching name is resolved.
+    await judge('https://api.corp.test/', { network: { allowHosts: ['*.corp.test'], resolveHost: counting } });
+    expect(asked).toEqual(['api.corp.test']);
+  });
+
+  it('an unknown address class in the policy is an error naming the classes', async () => {
+    await expect(resolvePolicy({ network: { allowAddressClasses: ['loopbak' as 'loopback'] } }, '/')).rejects.toThrow(/network\.allowAddressClasses: unknown address class "loopbak"; expected some of loopback, private, cgnat, link-local, metadata, unspecified, multicast, documentation, reserved/);
+    await expect(resolvePolicy({ network: { allowAddressClasses: 'loopback' as unknown as ['loopback'] } }, '/')).rejects.toThrow(/must be an array/);
+  });
+});

@@ -1,9 +1,10 @@
 // web_fetch {url, method?, maxBytes?}: one HTTP(S) GET or HEAD. Its URL is a NETWORK_TARGET, so
-// the gate has judged the host and, when names are resolved, every address of it. The socket is
-// pinned to an address the gate checked (a `lookup` that only ever answers that address), so a
-// DNS answer that changes between the check and the connect (rebinding) cannot move it.
-// Redirects are reported, never followed: the next hop would be a target no gate has seen. The
-// body is capped at maxBytes and streamed through the compressor, so the result stays small.
+// the gate has judged the host and, when names are resolved, classified every address of it
+// (an allow rule for the name never lets a loopback or metadata address through on its own). The
+// socket is pinned to an address the gate checked (a `lookup` that only ever answers that
+// address), so a DNS answer that changes between the check and the connect (rebinding) cannot
+// move it. Redirects are reported, never followed: the next hop is a new call, which the gate
+// judges like any other. The body is capped at maxBytes and streamed through the compressor.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -81,7 +82,8 @@ export function webFetchTool(options: WebFetchOptions = {}): Tool<WebFetchInput>
       let { host, addresses } = ctx.target('/url');
       if (!addresses) {
         // The policy judged the name without resolving it; a connection needs an address, so
-        // resolve it here and judge every address by the same rules before using one.
+        // resolve it here and judge the whole target again (rules, then every address's class)
+        // before using one.
         const j = await judgeTarget(input.url, ctx.policy.network, options.resolve ?? systemResolve);
         if (j.decision === 'deny' || !j.addresses?.length) return failure(`Denied: ${j.reason}`, 'denied', { reason: 'network', host });
         addresses = j.addresses;

@@ -230,6 +230,12 @@ export async function judgeTarget(value: string, net: SessionPolicy['network'], 
   const deniedByName = net.denyHosts.find((r) => matchesHost(host, r));
   if (deniedByName) return deny(`${host} matches the deny rule ${JSON.stringify(deniedByName)}`);
 
+  // With only name allow rules, a name none matches is denied before it is resolved: a lookup of
+  // a name the policy refuses would still carry the name to a DNS server.
+  const allowByName = net.allowHosts.find((r) => !isCidr(r) && matchesHost(host, r));
+  const cidrs = net.allowHosts.filter(isCidr);
+  if (net.allowHosts.length && !allowByName && !cidrs.length) return deny(`${host} matches no allow rule (${net.allowHosts.join(', ')})`);
+
   const known = knownName(host);
   let addresses: readonly string[] | undefined = isIP(host) ? [host] : known?.[2];
   if (!addresses && resolve) {
@@ -254,15 +260,13 @@ export async function judgeTarget(value: string, net: SessionPolicy['network'], 
   // Allow rules: a name rule matches the name; a CIDR rule matches when every address is inside one.
   let matched: string | undefined;
   if (net.allowHosts.length) {
-    const byName = net.allowHosts.find((r) => !isCidr(r) && matchesHost(host, r));
-    const cidrs = net.allowHosts.filter(isCidr);
-    const byRange = !byName && list.length && list.every((a) => cidrs.some((r) => addressInRule(a, r)))
+    const byRange = !allowByName && list.length && list.every((a) => cidrs.some((r) => addressInRule(a, r)))
       ? cidrs.filter((r) => list.some((a) => addressInRule(a, r))) : [];
-    if (!byName && !byRange.length) {
+    if (!allowByName && !byRange.length) {
       const why = !isIP(host) && !addresses && cidrs.length ? ' (its addresses are unknown: the policy has no resolver)' : '';
       return deny(`${host} matches no allow rule (${net.allowHosts.join(', ')})${why}`, addresses);
     }
-    matched = byName ? `the allow rule ${JSON.stringify(byName)}` : `the allow rule${byRange.length > 1 ? 's' : ''} ${byRange.map((r) => JSON.stringify(r)).join(', ')}`;
+    matched = allowByName ? `the allow rule ${JSON.stringify(allowByName)}` : `the allow rule${byRange.length > 1 ? 's' : ''} ${byRange.map((r) => JSON.stringify(r)).join(', ')}`;
   }
   const ruleSays = matched ? `${host} matches ${matched}` : undefined;
 
@@ -290,9 +294,9 @@ export async function judgeTarget(value: string, net: SessionPolicy['network'], 
   const parts: string[] = [];
   parts.push(ruleSays ?? (net.allowHosts.length ? host : `no rule denies ${host}`));
   if (letThrough.length) parts.push(...letThrough);
-  const publics = (known ? [] : verdicts).filter(([, v]) => v!.cls === 'public').map(([a]) => a);
+  const publics = (known?.[2] ? [] : verdicts).filter(([, v]) => v!.cls === 'public').map(([a]) => a);
   if (publics.length) parts.push(isIP(host) ? `${host} is a public target` : `${host} resolves to public addresses (${publics.join(', ')})`);
-  if (!addresses) parts.push(`${host} is a public name by itself: its addresses were not checked (the policy has no resolver), so a tool that connects to it must resolve and check them`);
+  if (!addresses) parts.push(`${host} is ${known ? 'judged by its name' : 'a public name by itself'}: its addresses were not checked (the policy has no resolver), so a tool that connects to it must resolve and check them`);
   return { decision: 'allow', resolved: host, ...pinned, reason: parts.join('; ') };
 }
 

@@ -195,6 +195,21 @@ describe('issue 29: the connection goes to the checked address; redirects do not
     expect(hits.slice(before)).toEqual([`GET /pinned rebind.allowed.test:${port}`]);
   });
 
+  it('a kept-alive socket from an earlier call is not reused: each call connects to the address its own gate checked', async () => {
+    // Call 1 checks reuse.allowed.test → 127.0.0.1 and fetches it. Call 2, under a policy that
+    // denies 127.0.0.1/32, checks the same name → 127.0.0.2 and pins that. A pooled socket (keyed
+    // by host and port, not by the checked address) would carry call 2 to 127.0.0.1 anyway; the
+    // listener is bound to 127.0.0.1 only, so a connection to 127.0.0.2 is refused.
+    const url = `http://reuse.allowed.test:${port}/reuse`;
+    const before = hits.length;
+    const first = await fetchAs(url, { allowHosts: ALLOWED, allowAddressClasses: ['loopback'], resolveHost: async () => ['127.0.0.1'] });
+    expect(first.part.state).toBe('complete');
+    const second = await fetchAs(url, { allowHosts: ALLOWED, denyHosts: ['127.0.0.1/32'], allowAddressClasses: ['loopback'], resolveHost: async () => ['127.0.0.2'] });
+    expect(networkCheck(second.events)).toMatchObject({ decision: 'allow', reason: expect.stringMatching(/loopback address 127\.0\.0\.2/) });
+    expect(second.part.state === 'error' && [second.part.error.code, second.part.error.message]).toEqual(['network_error', expect.stringMatching(/\(at 127\.0\.0\.2\) failed: connect ECONNREFUSED 127\.0\.0\.2/)]);
+    expect(hits.slice(before)).toEqual([`GET /reuse reuse.allowed.test:${port}`]);
+  });
+
   it('a redirect from an allowed loopback page to meta.allowed.test is not followed; fetched as its own call, the gate denies it', async () => {
     const network = { allowHosts: ALLOWED, allowAddressClasses: ['loopback' as const] };
     const before = hits.length;

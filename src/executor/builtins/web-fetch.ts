@@ -60,6 +60,14 @@ function pinnedLookup(address: string): LookupFunction {
   }) as LookupFunction;
 }
 
+/** Whether a socket's peer is the checked address (a dual-stack socket may report IPv4 as ::ffff:a.b.c.d). */
+function sameAddress(peer: string | undefined, checked: string): boolean {
+  if (!peer) return false;
+  const plain = (ip: string) => ip.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  return plain(peer) === plain(checked) || (isIP(peer) === 6 && isIP(checked) === 6 && expand(peer) === expand(checked));
+}
+const expand = (ip: string) => new URL(`http://[${ip}]/`).hostname;
+
 export function webFetchTool(options: WebFetchOptions = {}): Tool<WebFetchInput> {
   const spec = options.compression ?? WEB_FETCH_SPEC;
   return {
@@ -97,6 +105,10 @@ export function webFetchTool(options: WebFetchOptions = {}): Tool<WebFetchInput>
           method,
           signal: ctx.signal,
           lookup: pinnedLookup(address),
+          // A fresh connection every call: a pooled socket is keyed by host and port, not by the
+          // address this call's gate checked, so reusing one could reach an address checked
+          // under another policy or another DNS answer.
+          agent: false,
           headers: { 'user-agent': 'toolnorm-web-fetch', accept: '*/*', 'accept-encoding': 'identity' },
         }, (res: IncomingMessage) => {
           const engine = new CompressionStream(spec);
@@ -142,6 +154,10 @@ export function webFetchTool(options: WebFetchOptions = {}): Tool<WebFetchInput>
             if (!done && !truncated) { done = true; resolve(failure(`reading the body of ${url.href} failed: ${err.message}`, 'network_error')); }
           });
         });
+        // Belt and braces: the socket must end up at the checked address, whatever produced it.
+        req.on('socket', (socket) => socket.once('connect', () => {
+          if (!sameAddress(socket.remoteAddress, address)) req.destroy(new Error(`connected to ${socket.remoteAddress ?? 'an unknown address'}, not the checked ${address}`));
+        }));
         req.on('error', (err: NodeJS.ErrnoException) => {
           if (ctx.signal.aborted) resolve(failure('cancelled', 'cancelled'));
           else resolve(failure(`fetching ${url.href} (at ${address}) failed: ${err.message}`, 'network_error', { errno: err.code, address }));

@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PolicyCheck, ToolEvent } from '../../src/contract/index.js';
 import {
-  builtinTools, judgeTarget, resolvePolicy, success, ToolExecutor, ToolRegistry, type PolicyInput, type Tool,
+  builtinTools, judgeTarget, resolvePolicy, targetHost, success, ToolExecutor, ToolRegistry, type PolicyInput, type Tool,
 } from '../../src/executor/index.js';
 import { checkResult, tempDir } from '../helpers/executor.js';
 
@@ -180,6 +180,20 @@ describe('issue 29: numeric hosts in odd spellings are the same address to the g
     expect(networkCheck(ok.events).reason).toMatch(/let through by the address-class allowance "loopback"/);
     expect(hits.length).toBe(before + 1);
     expect(hits.at(-1)).toMatch(/^GET \/odd /);
+  });
+});
+
+describe('issue 29: the gate parses a URL as the fetch does', () => {
+  it.each([`http:/127.0.0.1:PORT/slash`, `http:\\\\127.0.0.1:PORT\\slash`, `http:127.0.0.1:PORT/slash`])('%s: the gate sees 127.0.0.1 (the host the fetch connects to) and denies it, 0 requests', async (spelled) => {
+    const url = spelled.replace('PORT', String(port));
+    // Guard: a gate that read the scheme as the host ("http") would judge a name the fetch never
+    // uses, while the fetch connected to the literal 127.0.0.1. Stop before fetching if so.
+    expect(targetHost(url)).toBe(new URL(url).hostname);
+    const before = hits.length;
+    // "http" resolves to a public address here, so only the parse can deny it.
+    const r = await fetchAs(url, { resolveHost: async (h) => (h === 'http' ? ['93.184.216.34'] : hostsResolve(h)) });
+    expect([r.status, networkCheck(r.events).reason]).toEqual(['denied', expect.stringMatching(/^127\.0\.0\.1 is a loopback address/)]);
+    expect(hits.length).toBe(before);
   });
 });
 

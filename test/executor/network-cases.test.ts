@@ -21,6 +21,11 @@ const DENIED_BY_DEFAULT: Row[] = [
   ['git://169.254.1.2./', 'deny', '169.254.1.2', /link-local/],
   ['amqp://10.0.0.1/', 'deny', '10.0.0.1', /private/],
   ['custom+x://192.168.0.10:99/', 'deny', '192.168.0.10', /private/],
+  // Special schemes are parsed exactly as a WHATWG client parses them (no `//`, backslashes).
+  ['http:/127.0.0.1/', 'deny', '127.0.0.1', /loopback address/],
+  ['http:127.0.0.1/', 'deny', '127.0.0.1', /loopback address/],
+  ['http:\\\\127.0.0.1\\x', 'deny', '127.0.0.1', /loopback address/],
+  ['ws:\\\\[::1]/', 'deny', '::1', /loopback address/],
   // IPv6 forms embedding loopback or link-local.
   ['http://[::127.0.0.1]/', 'deny', '::7f00:1', /loopback address \(IPv4-compatible, embedding 127\.0\.0\.1\)/],
   ['http://[::ffff:0:127.0.0.1]/', 'deny', '::ffff:0:7f00:1', /loopback address \(IPv4-translated, embedding 127\.0\.0\.1\)/],
@@ -52,6 +57,7 @@ const METADATA: Row[] = [
   ['git://169.254.169.254./', 'deny', '169.254.169.254', /169\.254\.169\.254 is a metadata address/],
   ['http://2852039166/latest/meta-data', 'deny', '169.254.169.254', /metadata address/],
   ['http://0251.0376.0251.0376/', 'deny', '169.254.169.254', /metadata address/],
+  ['HTTPS:/\\169.254.169.254/', 'deny', '169.254.169.254', /metadata address/],
   ['http://[::ffff:169.254.169.254]/', 'deny', '::ffff:a9fe:a9fe', /metadata address \(IPv4-mapped, embedding 169\.254\.169\.254\)/],
   ['http://[64:ff9b::a9fe:a9fe]/', 'deny', '64:ff9b::a9fe:a9fe', /metadata address \(NAT64, embedding 169\.254\.169\.254\)/],
   ['http://[2002:a9fe:a9fe::]/', 'deny', '2002:a9fe:a9fe::', /metadata address \(6to4, embedding 169\.254\.169\.254\)/],

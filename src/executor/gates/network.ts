@@ -152,19 +152,28 @@ export function classifyHost(host: string): AddressClass | undefined {
   return knownName(host)?.[1] ?? classifyAddress(host);
 }
 
+/** Schemes whose host the WHATWG parser parses as a host (the rest keep it as opaque text). */
+const SPECIAL_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:', 'file:']);
+
 /**
  * The host of a URL or `host[:port]`, lower-cased, IPv6 brackets and trailing dots removed;
- * undefined when unusable. Whatever the scheme, the host is parsed the way the WHATWG URL parser
- * parses a special scheme's host (as `http:`), so `redis://2130706433/`, `postgres://0x7f000001/`
- * and `mysql://0177.1/` are all 127.0.0.1, and IPv6 literals come out in their canonical form. A
- * non-special scheme would otherwise keep the host as opaque text the address checks never see.
+ * undefined when unusable. A URL of a special scheme is parsed exactly as a WHATWG client (and
+ * web_fetch) parses it, so `http:/127.0.0.1/` and `http:\\127.0.0.1\` are 127.0.0.1 here too.
+ * Any other scheme's authority is parsed as if it were `http:`, so `redis://2130706433/`,
+ * `postgres://0x7f000001/` and `mysql://0177.1/` are all 127.0.0.1 and IPv6 literals come out in
+ * their canonical form; a non-special scheme would otherwise keep the host as opaque text the
+ * address checks never see.
  */
 export function targetHost(target: string): string | undefined {
   const text = target.trim();
   if (!text) return undefined;
   try {
-    const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text);
-    const url = new URL(`http://${scheme ? text.slice(scheme[0].length) : text}`);
+    let url: URL | undefined;
+    try { url = new URL(text); } catch { /* a bare host[:port] */ }
+    if (!url || !SPECIAL_SCHEMES.has(url.protocol)) {
+      const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text);
+      url = new URL(`http://${scheme ? text.slice(scheme[0].length) : text}`);
+    }
     // `localhost.` and `localhost..` are the same name to a resolver.
     const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
     return host || undefined;

@@ -9,7 +9,7 @@ export { TIER_ORDER, TIER_MEANING, tierAllows, tierRank, isTier } from './tiers.
 export { ToolPath, resolveToolPath, lexicalPath, realPrefix, isInside, PATH_MAX, NAME_MAX, type PathResolution, type PathBase } from './tool-path.js';
 export { resolvePolicy, DEFAULT_MAX_TIER, type PolicyInput, type SessionPolicy, type CommandRule, type HostRule, type CommandPolicy, type NetworkPolicy, type FilePolicy, type SandboxPolicy } from './policy.js';
 export { assess, accessOf, type Assessment } from './assess.js';
-export { ROLE_GATES, commandSegments, classifyAddress, classifyHost, judgeAddress, judgeTarget, targetHost, matchesHost, type RoleGate, type GateContext, type GateOutcome, type AddressClass, type AddressVerdict, type NetworkJudgement } from './gates/index.js';
+export { ROLE_GATES, commandSegments, ADDRESS_CLASSES, NON_PUBLIC_CLASSES, classifyAddress, classifyHost, judgeAddress, judgeTarget, targetHost, matchesHost, type RoleGate, type GateContext, type GateOutcome, type AddressClass, type AddressVerdict, type NetworkJudgement, type NonPublicClass } from './gates/index.js';
 export { fileDigest, mutationOf } from './digest.js';
 export { builtinTools, bashTool, fileReadTool, fileWriteTool, fileEditTool, fileCopyTool, webFetchTool, WEB_FETCH_SPEC, replaceExact, unifiedDiff, type BuiltinOptions, type WebFetchOptions, type Hunk } from './builtins/index.js';
 export { BoundaryError, openVerified, readVerified, writeVerified, verifyFd, type BoundaryReason, type FileBoundary } from './safe-fs.js';

@@ -6,6 +6,7 @@ import type { FileBoundary } from './safe-fs.js';
 import { realPrefix } from './tool-path.js';
 import { isTier, tierAllows } from './tiers.js';
 import { isAbsolute, resolve } from 'node:path';
+import { NON_PUBLIC_CLASSES, type NonPublicClass } from './gates/network.js';
 
 /** A glob over a whole command segment (`*` matches anything, including spaces) or a RegExp. */
 export type CommandRule = string | RegExp;
@@ -21,9 +22,18 @@ export interface CommandPolicy {
 }
 
 export interface NetworkPolicy {
+  /**
+   * When non-empty, a target must match one of these. They narrow and never widen: a matching
+   * name that resolves to a non-public address still needs `allowAddressClasses`.
+   */
   allowHosts?: readonly HostRule[];
   denyHosts?: readonly HostRule[];
-  /** Allow loopback, private, link-local and unspecified addresses (default false). */
+  /**
+   * Address classes a target may have besides `public`, e.g. `['loopback']` to reach a local
+   * test server. The only way a non-public address passes; the decision names the allowance.
+   */
+  allowAddressClasses?: readonly NonPublicClass[];
+  /** Every non-public class except `metadata` (default false); metadata must be named in allowAddressClasses. */
   allowPrivate?: boolean;
   /**
    * Resolves a host name to its addresses, so a name pointing at 127.0.0.1 is caught too.
@@ -72,7 +82,9 @@ export interface SessionPolicy {
   readonly readRoots: readonly string[];
   readonly writeRoots: readonly string[];
   readonly commands: Required<CommandPolicy>;
-  readonly network: NetworkPolicy & { allowHosts: readonly HostRule[]; denyHosts: readonly HostRule[]; allowPrivate: boolean };
+  readonly network: NetworkPolicy & {
+    allowHosts: readonly HostRule[]; denyHosts: readonly HostRule[]; allowAddressClasses: readonly NonPublicClass[]; allowPrivate: boolean;
+  };
   /** What the built-in file tools' opens are checked against. */
   readonly files: FileBoundary;
   readonly sandbox: Required<Pick<SandboxPolicy, 'whenUnavailable' | 'snapshotLimit'>> & Pick<SandboxPolicy, 'bwrap'>;
@@ -89,6 +101,10 @@ export async function resolvePolicy(input: PolicyInput, cwd: string): Promise<Se
   if (!isAbsolute(cwd)) throw new Error(`the session cwd must be absolute, got "${cwd}"`);
   const when = input.sandbox?.whenUnavailable;
   if (when !== undefined && when !== 'refuse' && when !== 'unsandboxed') throw new Error(`sandbox.whenUnavailable must be "refuse" or "unsandboxed", got "${String(when)}"`);
+  const classes = input.network?.allowAddressClasses ?? [];
+  if (!Array.isArray(classes)) throw new Error(`network.allowAddressClasses must be an array of address classes, got ${typeof classes}`);
+  const unknownClass = classes.find((c) => !NON_PUBLIC_CLASSES.includes(c));
+  if (unknownClass !== undefined) throw new Error(`network.allowAddressClasses: unknown address class ${JSON.stringify(unknownClass)}; expected some of ${NON_PUBLIC_CLASSES.join(', ')}`);
   const real = (roots: readonly string[] | undefined) =>
     Promise.all((roots && roots.length ? roots : [cwd]).map((r) => realPrefix(resolve(cwd, r))));
   const writeRoots = unique(await real(input.writeRoots));
@@ -102,6 +118,7 @@ export async function resolvePolicy(input: PolicyInput, cwd: string): Promise<Se
       ...input.network,
       allowHosts: input.network?.allowHosts ?? [],
       denyHosts: input.network?.denyHosts ?? [],
+      allowAddressClasses: [...new Set(classes)],
       allowPrivate: input.network?.allowPrivate ?? false,
     },
     files: { readRoots, writeRoots, unbounded: tierAllows(maxTier, 'privileged'), allowHardlinkReads: input.files?.allowHardlinkReads ?? false },

@@ -67,13 +67,17 @@ describe('NETWORK_TARGET gate', () => {
     ['http://172.16.0.1', {}, 'deny', '172.16.0.1', /private/],
     ['http://172.32.0.1', {}, 'allow', '172.32.0.1', /public/],
     ['192.168.1.1', {}, 'deny', '192.168.1.1', /private/],
-    ['http://169.254.169.254/latest/meta-data', {}, 'deny', '169.254.169.254', /link-local/],
+    ['http://169.254.169.254/latest/meta-data', {}, 'deny', '169.254.169.254', /metadata address/],
+    ['http://169.254.1.1/', {}, 'deny', '169.254.1.1', /link-local/],
     ['http://[fe80::1]/', {}, 'deny', 'fe80::1', /link-local/],
     ['http://[fd00::1]/', {}, 'deny', 'fd00::1', /private/],
     ['0.0.0.0', {}, 'deny', '0.0.0.0', /unspecified/],
     ['127.0.0.1', { network: { allowPrivate: true } }, 'allow', '127.0.0.1', /allows private/],
-    ['127.0.0.1', { network: { allowHosts: ['127.0.0.0/8'] } }, 'allow', '127.0.0.1', /allow rule "127.0.0.0\/8"/],
-    ['localhost', { network: { allowHosts: ['localhost'] } }, 'allow', 'localhost', /allow rule/],
+    // Allow rules narrow and never widen: a loopback target also needs the loopback allowance.
+    ['127.0.0.1', { network: { allowHosts: ['127.0.0.0/8'] } }, 'deny', '127.0.0.1', /allow rule "127.0.0.0\/8", but host rules never let a non-public address through/],
+    ['127.0.0.1', { network: { allowHosts: ['127.0.0.0/8'], allowAddressClasses: ['loopback'] } }, 'allow', '127.0.0.1', /allow rule "127.0.0.0\/8"; .*let through by the address-class allowance "loopback"/],
+    ['localhost', { network: { allowHosts: ['localhost'] } }, 'deny', 'localhost', /loopback name/],
+    ['localhost', { network: { allowHosts: ['localhost'], allowAddressClasses: ['loopback'] } }, 'allow', 'localhost', /allow rule "localhost"; localhost is a loopback name .*allowance "loopback"/],
     ['api.github.com', { network: { allowHosts: ['*.github.com'] } }, 'allow', 'api.github.com', /\*\.github\.com/],
     ['github.com', { network: { allowHosts: ['*.github.com'] } }, 'deny', 'github.com', /matches no allow rule/],
     ['evil.example', { network: { denyHosts: ['evil.example'] } }, 'deny', 'evil.example', /deny rule/],
@@ -94,7 +98,7 @@ describe('NETWORK_TARGET gate', () => {
   });
 
   it.each([
-    ['8.8.8.8', 'public'], ['100.64.0.1', 'private'], ['224.0.0.1', 'multicast'], ['::', 'unspecified'], ['2001:db8::1', 'reserved'], ['2606:4700::1111', 'public'], ['::ffff:10.0.0.1', 'private'], ['nope', undefined],
+    ['8.8.8.8', 'public'], ['100.64.0.1', 'cgnat'], ['224.0.0.1', 'multicast'], ['::', 'unspecified'], ['2001:db8::1', 'documentation'], ['2606:4700::1111', 'public'], ['::ffff:10.0.0.1', 'private'], ['nope', undefined],
   ])('classifies %s as %s', (ip, cls) => expect(classifyAddress(ip)).toBe(cls));
 });
 

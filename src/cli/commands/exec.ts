@@ -8,6 +8,7 @@ import { ToolExecutor, ExecutorRecordError } from '../../executor/executor.js';
 import { ToolRegistry } from '../../executor/registry.js';
 import { builtinTools } from '../../executor/builtins/index.js';
 import { TIER_ORDER, isTier } from '../../executor/tiers.js';
+import { NON_PUBLIC_CLASSES, type NonPublicClass } from '../../executor/gates/network.js';
 import { LineWriter } from '../writer.js';
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
@@ -33,10 +34,15 @@ Options:
   --home DIR           what ~ expands to (default: $HOME)
   --allow-command R    command allow rule, a glob such as 'npm *' (repeatable)
   --deny-command R     command deny rule (repeatable)
-  --allow-host H       network allow rule: host, *.domain or CIDR (repeatable)
+  --allow-host H       network allow rule: host, *.domain or CIDR (repeatable); it narrows
+                       and never widens: a matching name that resolves to a non-public
+                       address still needs --allow-address-class
   --deny-host H        network deny rule (repeatable)
-  --allow-private      allow loopback, private, link-local and reserved network targets
-                       (host names are resolved and every address is checked)
+  --allow-address-class C
+                       let addresses of class C through: ${NON_PUBLIC_CLASSES.join(', ')}
+                       (repeatable or comma-separated)
+  --allow-private      every class above except metadata (host names are resolved and every
+                       address is checked)
   --allow-unsandboxed  run bash without a sandbox when bubblewrap is missing (default:
                        refuse); below the privileged tier bash runs inside bwrap
   --bwrap PATH         the bubblewrap binary (default: bwrap on PATH)
@@ -69,6 +75,7 @@ export const execCommand: Command = {
         'deny-command': { type: 'string', multiple: true },
         'allow-host': { type: 'string', multiple: true },
         'deny-host': { type: 'string', multiple: true },
+        'allow-address-class': { type: 'string', multiple: true },
         'allow-private': { type: 'boolean', default: false },
         'allow-unsandboxed': { type: 'boolean', default: false },
         bwrap: { type: 'string' },
@@ -81,6 +88,9 @@ export const execCommand: Command = {
     if (extra.length) throw new UsageError(`unexpected arguments after the JSON input: ${extra.join(' ')}`);
     if (!TOOL_NAMES.includes(toolName)) throw new UsageError(`unknown tool "${toolName}"; expected one of ${TOOL_NAMES.join(', ')}`);
     if (!isTier(v.tier)) throw new UsageError(`unknown --tier "${v.tier}"; expected one of ${TIER_ORDER.join(', ')}`);
+    const addressClasses = (v['allow-address-class'] ?? []).flatMap((c) => c.split(',')).map((c) => c.trim());
+    const badClass = addressClasses.find((c) => !(NON_PUBLIC_CLASSES as readonly string[]).includes(c));
+    if (badClass !== undefined) throw new UsageError(`unknown --allow-address-class "${badClass}"; expected one of ${NON_PUBLIC_CLASSES.join(', ')}`);
     let timeoutMs: number | undefined;
     if (v.timeout !== undefined) {
       timeoutMs = Number(v.timeout);
@@ -112,6 +122,7 @@ export const execCommand: Command = {
         // web_fetch connects to an address that was checked.
         network: {
           allowHosts: v['allow-host'] ?? [], denyHosts: v['deny-host'] ?? [], allowPrivate: v['allow-private'],
+          allowAddressClasses: addressClasses as NonPublicClass[],
           resolveHost: async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
         },
       },

@@ -1,9 +1,10 @@
 // web_fetch {url, method?, maxBytes?}: one HTTP(S) GET or HEAD. Its URL is a NETWORK_TARGET, so
-// the gate has judged the host and, when names are resolved, every address of it. The socket is
-// pinned to an address the gate checked (a `lookup` that only ever answers that address), so a
-// DNS answer that changes between the check and the connect (rebinding) cannot move it.
-// Redirects are reported, never followed: the next hop would be a target no gate has seen. The
-// body is capped at maxBytes and streamed through the compressor, so the result stays small.
+// the gate has judged the host and, when names are resolved, classified every address of it
+// (an allow rule for the name never lets a loopback or metadata address through on its own). The
+// socket is pinned to an address the gate checked (a `lookup` that only ever answers that
+// address), so a DNS answer that changes between the check and the connect (rebinding) cannot
+// move it. Redirects are reported, never followed: the next hop is a new call, which the gate
+// judges like any other. The body is capped at maxBytes and streamed through the compressor.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -59,6 +60,14 @@ function pinnedLookup(address: string): LookupFunction {
   }) as LookupFunction;
 }
 
+/** Whether a socket's peer is the checked address (a dual-stack socket may report IPv4 as ::ffff:a.b.c.d). */
+function sameAddress(peer: string | undefined, checked: string): boolean {
+  if (!peer) return false;
+  const plain = (ip: string) => ip.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  return plain(peer) === plain(checked) || (isIP(peer) === 6 && isIP(checked) === 6 && expand(peer) === expand(checked));
+}
+const expand = (ip: string) => new URL(`http://[${ip}]/`).hostname;
+
 export function webFetchTool(options: WebFetchOptions = {}): Tool<WebFetchInput> {
   const spec = options.compression ?? WEB_FETCH_SPEC;
   return {
@@ -81,7 +90,8 @@ export function webFetchTool(options: WebFetchOptions = {}): Tool<WebFetchInput>
       let { host, addresses } = ctx.target('/url');
       if (!addresses) {
         // The policy judged the name without resolving it; a connection needs an address, so
-        // resolve it here and judge every address by the same rules before using one.
+        // resolve it here and judge the whole target again (rules, then every address's class)
+        // before using one.
         const j = await judgeTarget(input.url, ctx.policy.network, options.resolve ?? systemResolve);
         if (j.decision === 'deny' || !j.addresses?.length) return failure(`Denied: ${j.reason}`, 'denied', { reason: 'network', host });
         addresses = j.addresses;
@@ -95,6 +105,10 @@ export function webFetchTool(options: WebFetchOptions = {}): Tool<WebFetchInput>
           method,
           signal: ctx.signal,
           lookup: pinnedLookup(address),
+          // A fresh connection every call: a pooled socket is keyed by host and port, not by the
+          // address this call's gate checked, so reusing one could reach an address checked
+          // under another policy or another DNS answer.
+          agent: false,
           headers: { 'user-agent': 'toolnorm-web-fetch', accept: '*/*', 'accept-encoding': 'identity' },
         }, (res: IncomingMessage) => {
           const engine = new CompressionStream(spec);
@@ -140,6 +154,10 @@ export function webFetchTool(options: WebFetchOptions = {}): Tool<WebFetchInput>
             if (!done && !truncated) { done = true; resolve(failure(`reading the body of ${url.href} failed: ${err.message}`, 'network_error')); }
           });
         });
+        // Belt and braces: the socket must end up at the checked address, whatever produced it.
+        req.on('socket', (socket) => socket.once('connect', () => {
+          if (!sameAddress(socket.remoteAddress, address)) req.destroy(new Error(`connected to ${socket.remoteAddress ?? 'an unknown address'}, not the checked ${address}`));
+        }));
         req.on('error', (err: NodeJS.ErrnoException) => {
           if (ctx.signal.aborted) resolve(failure('cancelled', 'cancelled'));
           else resolve(failure(`fetching ${url.href} (at ${address}) failed: ${err.message}`, 'network_error', { errno: err.code, address }));

@@ -19,4 +19,4 @@ export const PATH_ROLES: ReadonlySet<ParamRole> = new Set(['PATH', 'SOURCE_PATH'
 export type { GateContext, GateOutcome, PathAccess, RoleGate } from './types.js';
 export { checkPath } from './path.js';
 export { commandSegments, matchesRule } from './command.js';
-export { classifyAddress, classifyHost, judgeAddress, judgeTarget, targetHost, matchesHost, type AddressClass, type AddressVerdict, type NetworkJudgement } from './network.js';
+export { ADDRESS_CLASSES, NON_PUBLIC_CLASSES, classifyAddress, classifyHost, judgeAddress, judgeTarget, targetHost, matchesHost, type AddressClass, type AddressVerdict, type NetworkJudgement, type NonPublicClass } from './network.js';

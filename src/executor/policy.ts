@@ -51,6 +51,14 @@ export interface SandboxPolicy {
   bwrap?: string;
   /** Most entries walked per writable root to find what a sandboxed command changed (default 20 000). */
   snapshotLimit?: number;
+  /**
+   * Names of environment variables `bash` passes from toolnorm's environment to the command, at
+   * every tier (default none). Besides these a command gets only PATH, LANG, LANGUAGE, LC_*,
+   * TERM, TZ, COLORTERM, NO_COLOR and a HOME (the sandbox's scratch one inside bwrap; the real
+   * one, with USER, LOGNAME, SHELL and TMPDIR, outside it). Anything else, such as a token in
+   * toolnorm's environment, never reaches the command or its recorded output.
+   */
+  env?: readonly string[];
 }
 
 export interface PolicyInput {
@@ -75,10 +83,12 @@ export interface SessionPolicy {
   readonly network: NetworkPolicy & { allowHosts: readonly HostRule[]; denyHosts: readonly HostRule[]; allowPrivate: boolean };
   /** What the built-in file tools' opens are checked against. */
   readonly files: FileBoundary;
-  readonly sandbox: Required<Pick<SandboxPolicy, 'whenUnavailable' | 'snapshotLimit'>> & Pick<SandboxPolicy, 'bwrap'>;
+  readonly sandbox: Required<Pick<SandboxPolicy, 'whenUnavailable' | 'snapshotLimit' | 'env'>> & Pick<SandboxPolicy, 'bwrap'>;
 }
 
 export const DEFAULT_MAX_TIER: Tier = 'execute';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
@@ -89,6 +99,11 @@ export async function resolvePolicy(input: PolicyInput, cwd: string): Promise<Se
   if (!isAbsolute(cwd)) throw new Error(`the session cwd must be absolute, got "${cwd}"`);
   const when = input.sandbox?.whenUnavailable;
   if (when !== undefined && when !== 'refuse' && when !== 'unsandboxed') throw new Error(`sandbox.whenUnavailable must be "refuse" or "unsandboxed", got "${String(when)}"`);
+  const envNames = input.sandbox?.env ?? [];
+  if (!Array.isArray(envNames)) throw new Error(`sandbox.env must be a list of environment variable names, got ${JSON.stringify(envNames)}`);
+  for (const name of envNames) {
+    if (typeof name !== 'string' || !ENV_NAME.test(name)) throw new Error(`sandbox.env: ${JSON.stringify(name)} is not an environment variable name (letters, digits and _, not starting with a digit)`);
+  }
   const real = (roots: readonly string[] | undefined) =>
     Promise.all((roots && roots.length ? roots : [cwd]).map((r) => realPrefix(resolve(cwd, r))));
   const writeRoots = unique(await real(input.writeRoots));
@@ -108,6 +123,7 @@ export async function resolvePolicy(input: PolicyInput, cwd: string): Promise<Se
     sandbox: {
       whenUnavailable: input.sandbox?.whenUnavailable ?? 'refuse',
       snapshotLimit: input.sandbox?.snapshotLimit ?? 20_000,
+      env: unique(envNames),
       ...(input.sandbox?.bwrap ? { bwrap: input.sandbox.bwrap } : {}),
     },
   };

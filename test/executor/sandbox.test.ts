@@ -66,7 +66,7 @@ describe.skipIf(!haveBwrap)('bash under bubblewrap', () => {
     // the mount points of the roots (the outside directory beside them is not there).
     const top = base.split('/')[2]!;
     expect((await bash(`ls -A /tmp; ls -A ${base} | tr "\\n" " "; ls /root 2>&1 | head -1; ls / | tr "\\n" " "`)).text)
-      .toMatch(new RegExp(`^${top}\nro ws ls: cannot access '/root': No such file or directory\n(bin |dev |etc |lib |lib64 |proc |sbin |tmp |usr |opt )+$`));
+      .toMatch(new RegExp(`^${top}\nro ws ls: cannot access '/root': No such file or directory\n(bin |dev |etc |home |lib |lib64 |proc |sbin |tmp |usr |opt )+$`));
     const inside = await bash('echo made > made.txt && cat made.txt');
     expect(inside.text).toBe('made\n');
   });
@@ -116,7 +116,7 @@ describe.skipIf(!haveBwrap)('bash under bubblewrap', () => {
   it('without bwrap, bash is refused with a clear reason by default, and runs unsandboxed when the policy says so', async () => {
     const refused = await bash('echo hi', { sandbox: { bwrap: join(base, 'no-such-bwrap') } });
     expect(refused.r.part.state === 'error' && refused.r.part.error).toMatchObject({ code: 'denied', details: { reason: 'sandbox_unavailable' } });
-    expect(refused.text).toMatch(/cannot create a sandbox here.*set sandbox\.whenUnavailable to "unsandboxed"/);
+    expect(refused.text).toMatch(/cannot create the sandbox here.*set sandbox\.whenUnavailable to "unsandboxed"/);
     expect(refused.sandbox).toMatchObject({ type: 'none' });
     const plain = await bash('echo hi', { sandbox: { bwrap: join(base, 'no-such-bwrap'), whenUnavailable: 'unsandboxed' } });
     expect(plain.text).toBe('hi\n');

@@ -105,7 +105,7 @@ describe.skipIf(!haveBwrap)('bash under bubblewrap, run by root', () => {
   });
 
   it('/proc/sys and the other kernel knobs are read-only (without the read-only bind, root-mapped users pass the owner check)', async () => {
-    const probe = '[ -w /proc/sys/vm/drop_caches ] && echo drop_caches writable || echo drop_caches read-only; echo x > /proc/sys/kernel/domainname; awk \'$5 == "/proc/sys" { print $6 }\' /proc/self/mountinfo';
+    const probe = '[ -w /proc/sys/vm/drop_caches ] && echo drop_caches writable || echo drop_caches read-only; { echo x > /proc/sys/kernel/domainname; } 2>&1; awk \'$5 == "/proc/sys" { print $6 }\' /proc/self/mountinfo';
     const r = await bash(probe);
     expect(r.text).toContain('drop_caches read-only');
     expect(r.text).toMatch(/domainname: Read-only file system/);

@@ -155,4 +155,13 @@ describe('bwrap arguments', () => {
     expect(args.slice(-2)).toEqual(['--chdir', '/srv/ws']);
     expect(bwrapArgs({ ...policy, maxTier: 'network' }, '/srv/ws')).not.toContain('--unshare-net');
   });
+
+  it('always makes its own user namespace with no capabilities, uid 65534 inside for root, and /proc/sys read-only after /proc', () => {
+    const asRoot = bwrapArgs(policy, '/srv/ws', { uid: 0, disableUserns: true });
+    expect(asRoot.slice(0, 8)).toEqual(['--unshare-user', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL']);
+    const asUser = bwrapArgs({ ...policy, maxTier: 'network' }, '/srv/ws', { uid: 1000, disableUserns: false });
+    expect(asUser.slice(0, 3)).toEqual(['--unshare-user', '--cap-drop', 'ALL']);
+    const at = (args: string[], ...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
+    expect(at(asRoot, '--ro-bind', '/proc/sys', '/proc/sys')).toBeGreaterThan(at(asRoot, '--proc', '/proc'));
+  });
 });

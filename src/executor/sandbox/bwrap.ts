@@ -166,8 +166,8 @@ const PROBE_SCRIPT = `
 fail=0
 grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status || { echo "the command keeps capabilities: $(grep CapEff /proc/self/status)"; fail=1; }
 grep -Eq '^CapBnd:[[:space:]]*0+$' /proc/self/status || { echo "the command could regain capabilities: $(grep CapBnd /proc/self/status)"; fail=1; }
-awk '$5 == "/proc/sys" { split($6, o, ","); if (o[1] == "ro") ro = 1 } END { exit !ro }' /proc/self/mountinfo || { echo "/proc/sys is not mounted read-only"; fail=1; }
-if [ "$1" = none ] && [ "$(tail -n +3 /proc/net/dev | grep -cv '^ *lo:')" != 0 ]; then echo "the network namespace has interfaces besides lo"; fail=1; fi
+grep -Eq '^[^ ]+ [^ ]+ [^ ]+ [^ ]+ /proc/sys ro[, ]' /proc/self/mountinfo || { echo "/proc/sys is not mounted read-only"; fail=1; }
+if [ "$1" = none ] && [ "$(grep : /proc/net/dev | grep -cv '^ *lo:')" != 0 ]; then echo "the network namespace has interfaces besides lo"; fail=1; fi
 exit $fail`;
 
 const probes = new Map<string, string | undefined>();

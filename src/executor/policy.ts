@@ -61,6 +61,14 @@ export interface SandboxPolicy {
   bwrap?: string;
   /** Most entries walked per writable root to find what a sandboxed command changed (default 20 000). */
   snapshotLimit?: number;
+  /**
+   * Names of environment variables `bash` passes from toolnorm's environment to the command, at
+   * every tier (default none). Besides these a command gets only PATH, LANG, LANGUAGE, LC_*,
+   * TERM, TZ, COLORTERM, NO_COLOR and a HOME (the sandbox's scratch one inside bwrap; the real
+   * one, with USER, LOGNAME, SHELL and TMPDIR, outside it). Anything else, such as a token in
+   * toolnorm's environment, never reaches the command or its recorded output.
+   */
+  env?: readonly string[];
 }
 
 export interface PolicyInput {
@@ -87,10 +95,12 @@ export interface SessionPolicy {
   };
   /** What the built-in file tools' opens are checked against. */
   readonly files: FileBoundary;
-  readonly sandbox: Required<Pick<SandboxPolicy, 'whenUnavailable' | 'snapshotLimit'>> & Pick<SandboxPolicy, 'bwrap'>;
+  readonly sandbox: Required<Pick<SandboxPolicy, 'whenUnavailable' | 'snapshotLimit' | 'env'>> & Pick<SandboxPolicy, 'bwrap'>;
 }
 
 export const DEFAULT_MAX_TIER: Tier = 'execute';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
@@ -105,6 +115,11 @@ export async function resolvePolicy(input: PolicyInput, cwd: string): Promise<Se
   if (!Array.isArray(classes)) throw new Error(`network.allowAddressClasses must be an array of address classes, got ${typeof classes}`);
   const unknownClass = classes.find((c) => !NON_PUBLIC_CLASSES.includes(c));
   if (unknownClass !== undefined) throw new Error(`network.allowAddressClasses: unknown address class ${JSON.stringify(unknownClass)}; expected some of ${NON_PUBLIC_CLASSES.join(', ')}`);
+  const envNames = input.sandbox?.env ?? [];
+  if (!Array.isArray(envNames)) throw new Error(`sandbox.env must be a list of environment variable names, got ${JSON.stringify(envNames)}`);
+  for (const name of envNames) {
+    if (typeof name !== 'string' || !ENV_NAME.test(name)) throw new Error(`sandbox.env: ${JSON.stringify(name)} is not an environment variable name (letters, digits and _, not starting with a digit)`);
+  }
   const real = (roots: readonly string[] | undefined) =>
     Promise.all((roots && roots.length ? roots : [cwd]).map((r) => realPrefix(resolve(cwd, r))));
   const writeRoots = unique(await real(input.writeRoots));
@@ -125,6 +140,7 @@ export async function resolvePolicy(input: PolicyInput, cwd: string): Promise<Se
     sandbox: {
       whenUnavailable: input.sandbox?.whenUnavailable ?? 'refuse',
       snapshotLimit: input.sandbox?.snapshotLimit ?? 20_000,
+      env: unique(envNames),
       ...(input.sandbox?.bwrap ? { bwrap: input.sandbox.bwrap } : {}),
     },
   };

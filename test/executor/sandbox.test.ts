@@ -66,7 +66,7 @@ describe.skipIf(!haveBwrap)('bash under bubblewrap', () => {
     // the mount points of the roots (the outside directory beside them is not there).
     const top = base.split('/')[2]!;
     expect((await bash(`ls -A /tmp; ls -A ${base} | tr "\\n" " "; ls /root 2>&1 | head -1; ls / | tr "\\n" " "`)).text)
-      .toMatch(new RegExp(`^${top}\nro ws ls: cannot access '/root': No such file or directory\n(bin |dev |etc |lib |lib64 |proc |sbin |tmp |usr |opt )+$`));
+      .toMatch(new RegExp(`^${top}\nro ws ls: cannot access '/root': No such file or directory\n(bin |dev |etc |home |lib |lib64 |proc |sbin |tmp |usr |opt )+$`));
     const inside = await bash('echo made > made.txt && cat made.txt');
     expect(inside.text).toBe('made\n');
   });
@@ -116,7 +116,7 @@ describe.skipIf(!haveBwrap)('bash under bubblewrap', () => {
   it('without bwrap, bash is refused with a clear reason by default, and runs unsandboxed when the policy says so', async () => {
     const refused = await bash('echo hi', { sandbox: { bwrap: join(base, 'no-such-bwrap') } });
     expect(refused.r.part.state === 'error' && refused.r.part.error).toMatchObject({ code: 'denied', details: { reason: 'sandbox_unavailable' } });
-    expect(refused.text).toMatch(/cannot create a sandbox here.*set sandbox\.whenUnavailable to "unsandboxed"/);
+    expect(refused.text).toMatch(/cannot create the sandbox here.*set sandbox\.whenUnavailable to "unsandboxed"/);
     expect(refused.sandbox).toMatchObject({ type: 'none' });
     const plain = await bash('echo hi', { sandbox: { bwrap: join(base, 'no-such-bwrap'), whenUnavailable: 'unsandboxed' } });
     expect(plain.text).toBe('hi\n');
@@ -154,5 +154,14 @@ describe('bwrap arguments', () => {
     expect(at('--ro-bind', '/srv/ws')).toBe(-1);
     expect(args.slice(-2)).toEqual(['--chdir', '/srv/ws']);
     expect(bwrapArgs({ ...policy, maxTier: 'network' }, '/srv/ws')).not.toContain('--unshare-net');
+  });
+
+  it('always makes its own user namespace with no capabilities, uid 65534 inside for root, and /proc/sys read-only after /proc', () => {
+    const asRoot = bwrapArgs(policy, '/srv/ws', { uid: 0, disableUserns: true });
+    expect(asRoot.slice(0, 8)).toEqual(['--unshare-user', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL']);
+    const asUser = bwrapArgs({ ...policy, maxTier: 'network' }, '/srv/ws', { uid: 1000, disableUserns: false });
+    expect(asUser.slice(0, 3)).toEqual(['--unshare-user', '--cap-drop', 'ALL']);
+    const at = (args: string[], ...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
+    expect(at(asRoot, '--ro-bind', '/proc/sys', '/proc/sys')).toBeGreaterThan(at(asRoot, '--proc', '/proc'));
   });
 });

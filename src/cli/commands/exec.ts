@@ -1,7 +1,7 @@
 // `toolnorm exec`: runs one built-in tool through the executor and prints the final part (and,
 // with --events, the events that made it, ready for `toolnorm normalize --from events`).
 import { lookup } from 'node:dns/promises';
-import { homedir } from 'node:os';
+import { constants as osConstants, homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { MemoryEventStore } from '../../store/memory.js';
 import { ToolExecutor, ExecutorRecordError } from '../../executor/executor.js';
@@ -12,6 +12,9 @@ import { NON_PUBLIC_CLASSES, type NonPublicClass } from '../../executor/gates/ne
 import { LineWriter } from '../writer.js';
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
+
+/** Signals that cancel a running call; toolnorm then exits with 128 + the signal's number. */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 const TOOL_NAMES = builtinTools().map((t) => t.name);
 
@@ -46,11 +49,16 @@ Options:
   --allow-unsandboxed  run bash without a sandbox when bubblewrap is missing (default:
                        refuse); below the privileged tier bash runs inside bwrap
   --bwrap PATH         the bubblewrap binary (default: bwrap on PATH)
+  --pass-env NAME      pass this variable of toolnorm's environment to bash (repeatable); a
+                       command otherwise gets only PATH, LANG, LC_*, TERM, TZ and a HOME
 
 Examples:
   toolnorm exec file_read '{"path":"README.md","limit":5}'
   toolnorm exec --tier observe file_write '{"path":"x.txt","content":"hi"}'     # denied, exit 3
   toolnorm exec --events bash '{"command":"npm test"}' | toolnorm normalize --from events --to acp
+
+SIGINT, SIGTERM and SIGHUP end the command's process group, record the call as cancelled,
+and exit 130, 143 and 129.
 
 Exit: 0 when the call completed, 3 when the policy denied it, 1 when it failed, 2 on bad usage.`;
 
@@ -79,6 +87,7 @@ export const execCommand: Command = {
         'allow-private': { type: 'boolean', default: false },
         'allow-unsandboxed': { type: 'boolean', default: false },
         bwrap: { type: 'string' },
+        'pass-env': { type: 'string', multiple: true },
       },
     });
     const v = parsed.values;
@@ -95,6 +104,9 @@ export const execCommand: Command = {
     if (v.timeout !== undefined) {
       timeoutMs = Number(v.timeout);
       if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive whole number of milliseconds, got "${v.timeout}"`);
+    }
+    for (const name of v['pass-env'] ?? []) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--pass-env "${name}" is not an environment variable name (letters, digits and _, not starting with a digit)`);
     }
     let input: unknown;
     try {
@@ -116,7 +128,7 @@ export const execCommand: Command = {
         maxTier: v.tier,
         readRoots: abs(v.root),
         writeRoots: abs(v['write-root']),
-        sandbox: { whenUnavailable: v['allow-unsandboxed'] ? 'unsandboxed' : 'refuse', ...(v.bwrap ? { bwrap: resolve(io.cwd, v.bwrap) } : {}) },
+        sandbox: { whenUnavailable: v['allow-unsandboxed'] ? 'unsandboxed' : 'refuse', ...(v.bwrap ? { bwrap: resolve(io.cwd, v.bwrap) } : {}), env: v['pass-env'] ?? [] },
         commands: { allow: v['allow-command'] ?? [], deny: v['deny-command'] ?? [] },
         // Names are resolved, and every address judged: a name pointing at 127.0.0.1 is caught, and
         // web_fetch connects to an address that was checked.
@@ -130,10 +142,19 @@ export const execCommand: Command = {
 
     const out = new LineWriter(io.stdout);
     const err = new LineWriter(io.stderr, 0);
-    // Ctrl-C cancels the call (recorded as `cancelled`) instead of killing toolnorm mid-record.
+    // SIGINT, SIGTERM and SIGHUP cancel the call instead of killing toolnorm mid-record: the
+    // command's whole process group is ended (at every tier, privileged included), the call is
+    // recorded as `cancelled`, and toolnorm exits as a shell would for that signal (128 + its
+    // number). Later signals during the bounded wind-down are absorbed, not fatal.
     const cancel = new AbortController();
-    const onSigint = () => cancel.abort(new Error('interrupted by SIGINT'));
-    process.once('SIGINT', onSigint);
+    let caught: NodeJS.Signals | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (caught) return;
+      caught = signal;
+      cancel.abort(new Error(`interrupted by ${signal}`));
+    };
+    for (const s of CANCEL_SIGNALS) process.on(s, onSignal);
+    const exitCode = (code: number) => (caught ? 128 + osConstants.signals[caught] : code);
     try {
       const result = await executor.execute({ tool: toolName, input, signal: cancel.signal, ...(timeoutMs ? { timeoutMs } : {}) });
       if (v.events) {
@@ -145,20 +166,20 @@ export const execCommand: Command = {
       for (const d of result.diagnostics) err.json(d);
       await out.flush(true);
       await err.flush(true);
-      if (result.part.state === 'complete') return 0;
+      if (result.part.state === 'complete') return exitCode(0);
       if (result.part.state === 'error') {
         io.stderr.write(`toolnorm exec: ${result.part.error.message.split('\n', 1)[0]}\n`);
-        return result.part.error.code === 'denied' ? 3 : 1;
+        return exitCode(result.part.error.code === 'denied' ? 3 : 1);
       }
-      return 1;
+      return exitCode(1);
     } catch (e) {
       await out.flush(true);
       await err.flush(true);
       const why = e instanceof ExecutorRecordError ? e.message : `the executor failed: ${(e as Error).message}`;
       io.stderr.write(`toolnorm exec: ${why}\n`);
-      return 1;
+      return exitCode(1);
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      for (const s of CANCEL_SIGNALS) process.removeListener(s, onSignal);
     }
   },
 };

@@ -9,7 +9,7 @@ import { accessSync, constants } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { commandTitle } from '../../present/titles.js';
 import { failure, success, type Tool, type ToolResult } from '../types.js';
-import { sandboxPlan } from '../sandbox/bwrap.js';
+import { commandEnv, sandboxPlan } from '../sandbox/bwrap.js';
 import { changes, DigestCache, snapshot, type ChangeReport } from '../sandbox/snapshot.js';
 import { OutputCap } from './output-cap.js';
 
@@ -36,7 +36,17 @@ export interface BashOptions {
   maxStreamedBytes?: number;
   /** SIGTERM → SIGKILL delay after an abort (default 1 000 ms). */
   killGraceMs?: number;
+  /**
+   * Where the command's environment is taken from (default process.env). Only the names
+   * `commandEnv` keeps (the base list and the policy's `sandbox.env`) are passed on.
+   */
   env?: NodeJS.ProcessEnv;
+  /**
+   * How long the output is still read after the shell exits: until the pipes have been quiet this
+   * long (default 250 ms), and at most ten times this long. A background child that keeps the
+   * pipes open does not hold the result longer.
+   */
+  drainMs?: number;
   /** Most bytes hashed per snapshot walk of the writable roots (default 256 MiB). */
   snapshotHashBytes?: number;
 }
@@ -99,12 +109,14 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
       const [file, args] = plan.kind === 'bwrap' ? [plan.bwrap, [...plan.args, '--', shell, '-c', input.command]] : [shell, ['-c', input.command]];
       const child = spawn(file, args, {
         cwd: ctx.cwd,
-        env: options.env ?? process.env,
+        env: commandEnv(options.env ?? process.env, ctx.policy.sandbox.env, plan.kind === 'bwrap'),
         stdio: ['ignore', 'pipe', 'pipe'],
         // Its own process group, so an abort reaches everything the command started.
         detached: true,
       });
       let killTimer: NodeJS.Timeout | undefined;
+      let drainTimer: NodeJS.Timeout | undefined;
+      let aborted = false;
       const kill = (signal: NodeJS.Signals) => {
         try {
           if (child.pid) process.kill(-child.pid, signal);
@@ -113,6 +125,7 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
         }
       };
       const onAbort = () => {
+        aborted = true;
         kill('SIGTERM');
         killTimer = setTimeout(() => kill('SIGKILL'), options.killGraceMs ?? 1000);
       };
@@ -134,17 +147,37 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
       };
       child.stdout.on('data', onData(new StringDecoder('utf8')));
       child.stderr.on('data', onData(new StringDecoder('utf8')));
+      // After the shell exits: the drain ends once the pipes are quiet for drainMs, and in any case
+      // after ten times that, so a child that keeps writing cannot hold the result either.
+      const drainMs = options.drainMs ?? 250;
+      let drainEnds = 0;
+      const quietAgain = () => {
+        if (!drainEnds) return;
+        clearTimeout(drainTimer);
+        drainTimer = setTimeout(settle, Math.max(0, Math.min(drainMs, drainEnds - Date.now())));
+      };
+      child.stdout.on('data', quietAgain);
+      child.stderr.on('data', quietAgain);
 
       let spawnError: Error | undefined;
-      child.on('error', (err) => { spawnError = err; });
-      child.on('close', (code, signal) => {
+      let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+      let settled = false;
+      const settle = () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(drainTimer);
         clearTimeout(killTimer);
         ctx.signal.removeEventListener('abort', onAbort);
-        // A shell that never started reports a negative errno as its "exit code".
-        if (spawnError && (code === null || code < 0)) {
-          resolve(failure(`could not start ${file}: ${spawnError.message}`, 'spawn_failed'));
+        // What still holds the pipes (a background child at the privileged tier) is not waited
+        // for: our ends are closed, so its later writes go nowhere.
+        child.stdout.destroy();
+        child.stderr.destroy();
+        if (!exit) {
+          // A shell that never started reports a negative errno and no exit.
+          resolve(failure(`could not start ${file}: ${spawnError?.message ?? 'it did not start'}`, 'spawn_failed'));
           return;
         }
+        const { code, signal } = exit;
         const text = cap.text();
         const structured = { exitCode: code, ...(signal ? { signal } : {}), outputBytes: cap.total, ...(cap.omitted ? { truncated: true, omittedBytes: cap.omitted } : {}) };
         const output = { text, structured };
@@ -153,7 +186,21 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
         const shown = text.length > ERROR_TAIL ? `…${text.slice(-ERROR_TAIL)}` : text;
         const head = code === null ? `Killed by ${signal ?? 'a signal'}` : `Exit code ${code}`;
         resolve(failure(shown ? `${head}\n${shown}` : head, code === null ? 'killed' : 'exit_nonzero', { exitCode: code, ...(signal ? { signal } : {}), output }, metadata));
+      };
+      child.on('error', (err) => {
+        spawnError = err;
       });
+      // The result is the shell's: decided when it exits. Its output is then drained for a short,
+      // bounded time (what it wrote is already in the pipe), and 'close' ends the wait early when
+      // nothing else holds the pipes.
+      child.on('exit', (code, signal) => {
+        exit = { code, signal };
+        // After an abort, whatever of the group outlived the shell (it ignored SIGTERM) goes now.
+        if (aborted) kill('SIGKILL');
+        drainEnds = Date.now() + 10 * drainMs;
+        drainTimer = setTimeout(settle, drainMs);
+      });
+      child.on('close', settle);
     }),
   };
 }

@@ -10,7 +10,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { commandTitle } from '../../present/titles.js';
 import { failure, success, type Tool, type ToolResult } from '../types.js';
 import { sandboxPlan } from '../sandbox/bwrap.js';
-import { changes, DigestCache, snapshot, type ChangeReport } from '../sandbox/snapshot.js';
+import { afterSignal, changes, DigestCache, snapshot, snapshotMetadata, type ChangeReport } from '../sandbox/snapshot.js';
 import { OutputCap } from './output-cap.js';
 
 export const BashParams = {
@@ -39,6 +39,8 @@ export interface BashOptions {
   env?: NodeJS.ProcessEnv;
   /** Most bytes hashed per snapshot walk of the writable roots (default 256 MiB). */
   snapshotHashBytes?: number;
+  /** Files larger than this are not hashed by the snapshot walks (default 64 MiB). */
+  snapshotFileHashBytes?: number;
 }
 
 /** Characters of output repeated in the error message of a failed command. */
@@ -57,7 +59,7 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
     paramRoles: { '/command': 'EXEC_COMMAND' },
     title: (input) => `Running ${commandTitle(input.command)}`,
     timeoutMs: (input) => input.timeout,
-    execute: (input, ctx) => new Promise<ToolResult>((resolveResult) => {
+    execute: (input, ctx) => new Promise<ToolResult>((resolveResult, reject) => {
       const plan = sandboxPlan(ctx.policy, ctx.cwd);
       const sandbox = plan.record;
       if (plan.kind === 'refused') {
@@ -73,23 +75,19 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
         return;
       }
       const roots = ctx.policy.writeRoots;
-      const walk = { limit: ctx.policy.sandbox.snapshotLimit, ...(options.snapshotHashBytes ? { maxHashBytes: options.snapshotHashBytes } : {}) };
-      const before = snapshot(roots, walk, digests);
+      const walk = { limit: ctx.policy.sandbox.snapshotLimit, maxHashBytes: options.snapshotHashBytes, maxFileHashBytes: options.snapshotFileHashBytes };
+      // The command starts once the walk before it is done; both walks stop at the call's deadline.
+      void snapshot(roots, { ...walk, signal: ctx.signal }, digests).then((before) => {
       // What the command changed, reported to the executor before the outcome, whatever it is.
-      const resolve = (result: ToolResult) => {
+      const resolve = async (result: ToolResult) => {
         let report: ChangeReport | undefined;
         try {
-          report = changes(before, snapshot(roots, walk, digests));
+          report = changes(before, await snapshot(roots, { ...walk, signal: afterSignal(ctx.signal) }, digests, before));
           if (report.mutations.length) ctx.mutated(report.mutations);
         } catch {
           // A mutation report the executor refused: the snapshot below still says what was seen.
         }
-        const snap = report ? {
-          files: report.mutations.length,
-          ...(report.unrecorded.length ? { unrecorded: report.unrecorded.slice(0, 100), unrecordedCount: report.unrecorded.length } : {}),
-          ...(report.otherChanges ? { otherChanges: report.otherChanges } : {}),
-          ...(report.complete ? {} : { complete: false, why: report.why }),
-        } : undefined;
+        const snap = report ? snapshotMetadata(report) : undefined;
         const extra = { sandbox, ...(snap ? { snapshot: snap } : {}) };
         resolveResult({ ...result, metadata: { ...(result.metadata ?? {}), ...extra } } as ToolResult);
       };
@@ -154,6 +152,7 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
         const head = code === null ? `Killed by ${signal ?? 'a signal'}` : `Exit code ${code}`;
         resolve(failure(shown ? `${head}\n${shown}` : head, code === null ? 'killed' : 'exit_nonzero', { exitCode: code, ...(signal ? { signal } : {}), output }, metadata));
       });
+      }).catch(reject);
     }),
   };
 }

@@ -5,6 +5,7 @@
 // chmod, a copy that is not a rename.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { buildSync } from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -126,10 +127,16 @@ describe.skipIf(!haveBwrap)('bash snapshot: what the walk cannot read', () => {
     writeFileSync(join(ws, 'plain.txt'), 'plain\n');
     spawnSync('chown', ['-R', '65534:65534', ws]);
     chmodSync(join(ws, 'sealed'), 0o000);
-    const tsx = resolve('node_modules/.bin/tsx');
-    const script = resolve('test/executor/fixtures/bash-call.ts');
-    const run = spawnSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', tsx, script, ws, 'echo new > locked/f.txt; chmod 000 locked; rm plain.txt'], {
-      encoding: 'utf8', env: { PATH: process.env.PATH, HOME: ws }, cwd: resolve('.'), timeout: 120_000,
+    // Bundled into the temp directory: the checkout (and node_modules) may sit where that user
+    // cannot read, such as under /root.
+    const script = join(base, 'bash-call.mjs');
+    const built = buildSync({
+      entryPoints: [resolve('test/executor/fixtures/bash-call.ts')], outfile: script, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent',
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    });
+    expect(built.errors).toEqual([]);
+    const run = spawnSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, script, ws, 'echo new > locked/f.txt; chmod 000 locked; rm plain.txt'], {
+      encoding: 'utf8', env: { PATH: process.env.PATH, HOME: ws }, cwd: ws, timeout: 120_000,
     });
     if (run.status !== 0) throw new Error(`child failed (${run.status}): ${run.stderr}`);
     const out = JSON.parse(run.stdout.trim().split('\n').pop()!) as { part: { state: string; metadata: { snapshot: Record<string, unknown>; sandbox: { type: string } } }; mutations: FileMutationRecord[]; uid: number };

@@ -42,6 +42,8 @@ export interface Snapshot {
   readonly gaps: ReadonlyMap<string, string>;
   /** Entries that could not be read, by path, with the error code. */
   readonly unreadable: ReadonlyMap<string, string>;
+  /** Why the walk stopped before the end (a bound, the deadline). */
+  readonly stopped?: string;
   readonly complete: boolean;
   readonly why?: string;
 }
@@ -175,11 +177,15 @@ export async function snapshot(roots: readonly string[], options: SnapshotOption
       entries.set(path, kind === 'file' ? { ...base, digest: await digestOf(path, st, id) } : base);
     }
   }
-  const why = [
-    ...(stopped ? [stopped] : []),
-    ...(unreadable.size ? [`could not read ${[...unreadable].slice(0, 3).map(([p, code]) => `${p} (${code})`).join(', ')}${unreadable.size > 3 ? ` and ${unreadable.size - 3} more` : ''}`] : []),
-  ].join('; ');
-  return { entries, gaps, unreadable, complete: gaps.size === 0, ...(why ? { why } : {}) };
+  const why = whyIncomplete(stopped ? [stopped] : [], unreadable);
+  return { entries, gaps, unreadable, ...(stopped ? { stopped } : {}), complete: gaps.size === 0, ...(why ? { why } : {}) };
+}
+
+function whyIncomplete(stops: readonly string[], unreadable: ReadonlyMap<string, string>): string | undefined {
+  const named = [...unreadable].slice(0, 3).map(([p, code]) => `${p} (${code})`).join(', ');
+  const more = unreadable.size > 3 ? ` and ${unreadable.size - 3} more` : '';
+  const why = [...stops, ...(unreadable.size ? [`could not read ${named}${more}`] : [])].join('; ');
+  return why || undefined;
 }
 
 /** Whether the walk knows what is at `path` (no gap at it or above it). */
@@ -250,8 +256,9 @@ export function changes(before: Snapshot, after: Snapshot): ChangeReport {
   for (const path of gone.values()) if (!claimed.has(path)) mutations.push(record(path, 'delete', before.entries.get(path), undefined));
   mutations.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
   const complete = before.complete && after.complete;
-  const why = [...new Set([before.why, after.why].filter((w): w is string => !!w))].join('; ');
-  return { mutations, unknown, unreadable: new Map([...before.unreadable, ...after.unreadable]), otherChanges, complete, ...(why ? { why } : {}) };
+  const unreadable = new Map([...before.unreadable, ...after.unreadable]);
+  const why = whyIncomplete([...new Set([before.stopped, after.stopped].filter((w): w is string => !!w))], unreadable);
+  return { mutations, unknown, unreadable, otherChanges, complete, ...(why ? { why } : {}) };
 }
 
 /** metadata.snapshot of a bash part: counts, and the paths behind an incomplete report. */

@@ -184,6 +184,13 @@ describe.skipIf(!haveBwrap)('bash snapshot: bounded hashing', () => {
     expect(byPath['small.txt']).toMatchObject({ operation: 'modify', before: { size: 6, sha256: expect.any(String) }, after: { size: 8, sha256: expect.any(String) } });
   });
 
+  it('a command killed at its deadline still has what it changed recorded (the walk after it gets its own short grace)', async () => {
+    const ws = workspace();
+    const { r, byPath } = await bash(ws, 'echo made > made.txt; sleep 60', { timeoutMs: 4_000 });
+    expect(r.part.state === 'error' && r.part.error.code).toBe('timeout');
+    expect(byPath['made.txt']).toMatchObject({ operation: 'create', after: { size: 5, sha256: expect.any(String) } });
+  });
+
   it('a walk that runs out of time stops and says it is incomplete (the same walk with time is complete)', async () => {
     const ws = workspace();
     for (let d = 0; d < 30; d++) {

@@ -593,29 +593,41 @@ export interface ToolCallAssessmentRecord {
  */
 export interface FileDigest {
   /**
-   * File size in bytes.
+   * File size in bytes (a symbolic link: the length of its target text).
    */
   size: number;
   /**
-   * SHA-256 of the content, hex.
+   * SHA-256 of the content, hex (a symbolic link: of its target text). Absent exactly when `unhashed` says why.
    */
-  sha256: string;
+  sha256?: string;
+  /**
+   * Why the content was not hashed, so that no sha256 is given: over_file_bound, the file is larger than the per-file hash bound; over_walk_budget, the walk had already hashed its most bytes; deadline, the call ran out of time; unreadable, it could not be opened or read; changed_while_read, it changed while it was hashed. A record whose digests lack sha256 says what stat said (size, mtime, inode, mode), not what the content is.
+   */
+  unhashed?: 'over_file_bound' | 'over_walk_budget' | 'deadline' | 'unreadable' | 'changed_while_read';
 }
 /**
- * A file side effect of a FileAffectingTool call.
+ * A file side effect of a tool call: a FileAffectingTool's declared paths, or what bash changed in the writable roots.
  *
  * This interface was referenced by `ToolnormContract`'s JSON-Schema
  * via the `definition` "FileMutationRecord".
  */
 export interface FileMutationRecord {
   /**
-   * Absolute, ToolPath-resolved path.
+   * Absolute, ToolPath-resolved path (for a rename: where the file is after the call).
    */
   path: string;
   /**
-   * What happened to the file.
+   * What happened to the file. rename: the same file (the same inode) moved from `from` to `path`; its content may also have changed (compare before and after).
    */
-  operation: 'create' | 'modify' | 'delete' | 'unchanged';
+  operation: 'create' | 'modify' | 'delete' | 'rename' | 'unchanged';
+  /**
+   * For a rename: the absolute path the file had before the call.
+   */
+  from?: string;
+  /**
+   * What the path holds; absent means a regular file. For a symlink, the digests describe its target text and `target` gives that text.
+   */
+  type?: 'file' | 'symlink';
   /**
    * The file before the call; null when it did not exist.
    */
@@ -624,6 +636,32 @@ export interface FileMutationRecord {
    * The file after the call; null when it does not exist.
    */
   after: FileDigest | null;
+  /**
+   * The permission bits, given when they are known and not the same before and after (a chmod, a setuid bit, a file created or deleted).
+   */
+  mode?: {
+    /**
+     * Permission bits before the call as four octal digits (setuid, setgid and sticky first, e.g. 4755); null when the file did not exist.
+     */
+    before: string | null;
+    /**
+     * Permission bits after the call as four octal digits; null when the file does not exist.
+     */
+    after: string | null;
+  };
+  /**
+   * For a symlink: its target text before and after (it is not followed).
+   */
+  target?: {
+    /**
+     * Where the link pointed before the call; null when it did not exist.
+     */
+    before: string | null;
+    /**
+     * Where the link points after the call; null when it does not exist.
+     */
+    after: string | null;
+  };
 }
 /**
  * History record of one executor call, projected from its events.

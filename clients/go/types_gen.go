@@ -961,14 +961,22 @@ func (v ToolCallAssessmentRecord) MarshalJSON() ([]byte, error) {
 
 // FileDigest: Size and hash of a file at one moment.
 type FileDigest struct {
-	// File size in bytes.
+	// File size in bytes (a symbolic link: the length of its target text).
 	Size int64 `json:"size"`
 
-	// SHA-256 of the content, hex.
-	SHA256 string `json:"sha256"`
+	// SHA-256 of the content, hex (a symbolic link: of its target text). Absent exactly when
+	// `unhashed` says why.
+	SHA256 *string `json:"sha256,omitempty"`
+
+	// Why the content was not hashed, so that no sha256 is given: over_file_bound, the file is larger
+	// than the per-file hash bound; over_walk_budget, the walk had already hashed its most bytes;
+	// deadline, the call ran out of time; unreadable, it could not be opened or read;
+	// changed_while_read, it changed while it was hashed. A record whose digests lack sha256 says what
+	// stat said (size, mtime, inode, mode), not what the content is.
+	Unhashed *UnhashedReason `json:"unhashed,omitempty"`
 }
 
-var fileDigestShape = objectShape{name: "FileDigest", consts: nil, known: []string{"size", "sha256"}, required: []string{"size", "sha256"}, open: false}
+var fileDigestShape = objectShape{name: "FileDigest", consts: nil, known: []string{"size", "sha256", "unhashed"}, required: []string{"size"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *FileDigest) UnmarshalJSON(data []byte) error {
@@ -991,22 +999,63 @@ func (v FileDigest) MarshalJSON() ([]byte, error) {
 	return encodeObject(plain(v), &fileDigestShape, nil)
 }
 
-// FileMutationRecord: A file side effect of a FileAffectingTool call.
+// UnhashedReason: Why the content was not hashed, so that no sha256 is given: over_file_bound, the
+// file is larger than the per-file hash bound; over_walk_budget, the walk had already hashed its
+// most bytes; deadline, the call ran out of time; unreadable, it could not be opened or read;
+// changed_while_read, it changed while it was hashed. A record whose digests lack sha256 says what
+// stat said (size, mtime, inode, mode), not what the content is.
+type UnhashedReason string
+
+// The values of UnhashedReason.
+const (
+	UnhashedReasonOverFileBound    UnhashedReason = "over_file_bound"
+	UnhashedReasonOverWalkBudget   UnhashedReason = "over_walk_budget"
+	UnhashedReasonDeadline         UnhashedReason = "deadline"
+	UnhashedReasonUnreadable       UnhashedReason = "unreadable"
+	UnhashedReasonChangedWhileRead UnhashedReason = "changed_while_read"
+)
+
+// Valid reports whether v is one of the values the schema lists.
+func (v UnhashedReason) Valid() bool {
+	switch v {
+	case UnhashedReasonOverFileBound, UnhashedReasonOverWalkBudget, UnhashedReasonDeadline, UnhashedReasonUnreadable, UnhashedReasonChangedWhileRead:
+		return true
+	}
+	return false
+}
+
+// FileMutationRecord: A file side effect of a tool call: a FileAffectingTool's declared paths, or
+// what bash changed in the writable roots.
 type FileMutationRecord struct {
-	// Absolute, ToolPath-resolved path.
+	// Absolute, ToolPath-resolved path (for a rename: where the file is after the call).
 	Path string `json:"path"`
 
-	// What happened to the file.
+	// What happened to the file. rename: the same file (the same inode) moved from `from` to `path`;
+	// its content may also have changed (compare before and after).
 	Operation FileOperation `json:"operation"`
+
+	// For a rename: the absolute path the file had before the call.
+	From *string `json:"from,omitempty"`
+
+	// What the path holds; absent means a regular file. For a symlink, the digests describe its target
+	// text and `target` gives that text.
+	Type *FileEntryType `json:"type,omitempty"`
 
 	// The file before the call; null when it did not exist.
 	Before *FileDigest `json:"before"`
 
 	// The file after the call; null when it does not exist.
 	After *FileDigest `json:"after"`
+
+	// The permission bits, given when they are known and not the same before and after (a chmod, a
+	// setuid bit, a file created or deleted).
+	Mode *FileModeChange `json:"mode,omitempty"`
+
+	// For a symlink: its target text before and after (it is not followed).
+	Target *LinkTargetChange `json:"target,omitempty"`
 }
 
-var fileMutationRecordShape = objectShape{name: "FileMutationRecord", consts: nil, known: []string{"path", "operation", "before", "after"}, required: []string{"path", "operation", "before", "after"}, open: false}
+var fileMutationRecordShape = objectShape{name: "FileMutationRecord", consts: nil, known: []string{"path", "operation", "from", "type", "before", "after", "mode", "target"}, required: []string{"path", "operation", "before", "after"}, open: false}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *FileMutationRecord) UnmarshalJSON(data []byte) error {
@@ -1029,7 +1078,8 @@ func (v FileMutationRecord) MarshalJSON() ([]byte, error) {
 	return encodeObject(plain(v), &fileMutationRecordShape, nil)
 }
 
-// FileOperation: What happened to the file.
+// FileOperation: What happened to the file. rename: the same file (the same inode) moved from
+// `from` to `path`; its content may also have changed (compare before and after).
 type FileOperation string
 
 // The values of FileOperation.
@@ -1037,16 +1087,102 @@ const (
 	FileOperationCreate    FileOperation = "create"
 	FileOperationModify    FileOperation = "modify"
 	FileOperationDelete    FileOperation = "delete"
+	FileOperationRename    FileOperation = "rename"
 	FileOperationUnchanged FileOperation = "unchanged"
 )
 
 // Valid reports whether v is one of the values the schema lists.
 func (v FileOperation) Valid() bool {
 	switch v {
-	case FileOperationCreate, FileOperationModify, FileOperationDelete, FileOperationUnchanged:
+	case FileOperationCreate, FileOperationModify, FileOperationDelete, FileOperationRename, FileOperationUnchanged:
 		return true
 	}
 	return false
+}
+
+// FileEntryType: What the path holds; absent means a regular file. For a symlink, the digests
+// describe its target text and `target` gives that text.
+type FileEntryType string
+
+// The values of FileEntryType.
+const (
+	FileEntryTypeFile    FileEntryType = "file"
+	FileEntryTypeSymlink FileEntryType = "symlink"
+)
+
+// Valid reports whether v is one of the values the schema lists.
+func (v FileEntryType) Valid() bool {
+	switch v {
+	case FileEntryTypeFile, FileEntryTypeSymlink:
+		return true
+	}
+	return false
+}
+
+// FileModeChange: The permission bits, given when they are known and not the same before and after
+// (a chmod, a setuid bit, a file created or deleted).
+type FileModeChange struct {
+	// Permission bits before the call as four octal digits (setuid, setgid and sticky first, e.g.
+	// 4755); null when the file did not exist.
+	Before *string `json:"before"`
+
+	// Permission bits after the call as four octal digits; null when the file does not exist.
+	After *string `json:"after"`
+}
+
+var fileModeChangeShape = objectShape{name: "FileModeChange", consts: nil, known: []string{"before", "after"}, required: []string{"before", "after"}, open: false}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *FileModeChange) UnmarshalJSON(data []byte) error {
+	_, err := decodeObject(data, &fileModeChangeShape)
+	if err != nil {
+		return err
+	}
+	type plain FileModeChange
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("FileModeChange", err)
+	}
+	*v = FileModeChange(p)
+	return nil
+}
+
+// MarshalJSON writes the fields.
+func (v FileModeChange) MarshalJSON() ([]byte, error) {
+	type plain FileModeChange
+	return encodeObject(plain(v), &fileModeChangeShape, nil)
+}
+
+// LinkTargetChange: For a symlink: its target text before and after (it is not followed).
+type LinkTargetChange struct {
+	// Where the link pointed before the call; null when it did not exist.
+	Before *string `json:"before"`
+
+	// Where the link points after the call; null when it does not exist.
+	After *string `json:"after"`
+}
+
+var linkTargetChangeShape = objectShape{name: "LinkTargetChange", consts: nil, known: []string{"before", "after"}, required: []string{"before", "after"}, open: false}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *LinkTargetChange) UnmarshalJSON(data []byte) error {
+	_, err := decodeObject(data, &linkTargetChangeShape)
+	if err != nil {
+		return err
+	}
+	type plain LinkTargetChange
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("LinkTargetChange", err)
+	}
+	*v = LinkTargetChange(p)
+	return nil
+}
+
+// MarshalJSON writes the fields.
+func (v LinkTargetChange) MarshalJSON() ([]byte, error) {
+	type plain LinkTargetChange
+	return encodeObject(plain(v), &linkTargetChangeShape, nil)
 }
 
 // ToolInvocationStatus: Executor view of a call: denied calls never ran; failed includes timeouts

@@ -50,16 +50,32 @@ export const ToolCallAssessmentRecord = def('ToolCallAssessmentRecord', Type.Obj
 }, { additionalProperties: false, description: 'The policy assessment of one tool call, recorded before it runs.' }));
 
 export const FileDigest = def('FileDigest', Type.Object({
-  size: Count('File size in bytes.'),
-  sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the content, hex.' }),
+  size: Count('File size in bytes (a symbolic link: the length of its target text).'),
+  sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the content, hex (a symbolic link: of its target text). Absent exactly when `unhashed` says why.' })),
+  unhashed: Type.Optional(StringEnum(['over_file_bound', 'over_walk_budget', 'deadline', 'unreadable', 'changed_while_read'] as const, {
+    title: 'UnhashedReason',
+    description: 'Why the content was not hashed, so that no sha256 is given: over_file_bound, the file is larger than the per-file hash bound; over_walk_budget, the walk had already hashed its most bytes; deadline, the call ran out of time; unreadable, it could not be opened or read; changed_while_read, it changed while it was hashed. A record whose digests lack sha256 says what stat said (size, mtime, inode, mode), not what the content is.',
+  })),
 }, { additionalProperties: false, description: 'Size and hash of a file at one moment.' }));
 
+const ChangedText = (what: string) => Type.Union([Type.String(), Type.Null()], { description: what });
+
 export const FileMutationRecord = def('FileMutationRecord', Type.Object({
-  path: NonEmpty('Absolute, ToolPath-resolved path.'),
-  operation: StringEnum(['create', 'modify', 'delete', 'unchanged'] as const, { title: 'FileOperation', description: 'What happened to the file.' }),
+  path: NonEmpty('Absolute, ToolPath-resolved path (for a rename: where the file is after the call).'),
+  operation: StringEnum(['create', 'modify', 'delete', 'rename', 'unchanged'] as const, { title: 'FileOperation', description: 'What happened to the file. rename: the same file (the same inode) moved from `from` to `path`; its content may also have changed (compare before and after).' }),
+  from: Type.Optional(NonEmpty('For a rename: the absolute path the file had before the call.')),
+  type: Type.Optional(StringEnum(['file', 'symlink'] as const, { title: 'FileEntryType', description: 'What the path holds; absent means a regular file. For a symlink, the digests describe its target text and `target` gives that text.' })),
   before: Type.Union([FileDigest, Type.Null()], { description: 'The file before the call; null when it did not exist.' }),
   after: Type.Union([FileDigest, Type.Null()], { description: 'The file after the call; null when it does not exist.' }),
-}, { additionalProperties: false, description: 'A file side effect of a FileAffectingTool call.' }));
+  mode: Type.Optional(Type.Object({
+    before: ChangedText('Permission bits before the call as four octal digits (setuid, setgid and sticky first, e.g. 4755); null when the file did not exist.'),
+    after: ChangedText('Permission bits after the call as four octal digits; null when the file does not exist.'),
+  }, { title: 'FileModeChange', additionalProperties: false, description: 'The permission bits, given when they are known and not the same before and after (a chmod, a setuid bit, a file created or deleted).' })),
+  target: Type.Optional(Type.Object({
+    before: ChangedText('Where the link pointed before the call; null when it did not exist.'),
+    after: ChangedText('Where the link points after the call; null when it does not exist.'),
+  }, { title: 'LinkTargetChange', additionalProperties: false, description: 'For a symlink: its target text before and after (it is not followed).' })),
+}, { additionalProperties: false, description: 'A file side effect of a tool call: a FileAffectingTool\'s declared paths, or what bash changed in the writable roots.' }));
 
 export const ToolInvocationStatus = def('ToolInvocationStatus', StringEnum(
   ['started', 'running', 'succeeded', 'failed', 'denied'] as const,

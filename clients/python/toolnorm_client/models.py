@@ -676,42 +676,80 @@ class ToolCallAssessmentRecord:
 class FileDigest:
     """Size and hash of a file at one moment."""
     _CONSTS: ClassVar[Dict[str, str]] = {}
-    _KNOWN: ClassVar[tuple] = ("size", "sha256")
-    _REQUIRED: ClassVar[tuple] = ("size", "sha256")
+    _KNOWN: ClassVar[tuple] = ("size", "sha256", "unhashed")
+    _REQUIRED: ClassVar[tuple] = ("size",)
     size: int
-    """File size in bytes."""
-    sha256: str
-    """SHA-256 of the content, hex."""
+    """File size in bytes (a symbolic link: the length of its target text)."""
+    sha256: Union[str, Unset] = UNSET
+    """SHA-256 of the content, hex (a symbolic link: of its target text). Absent exactly when
+    `unhashed` says why.
+    """
+    unhashed: Union[UnhashedReason, Unset] = UNSET
+    """Why the content was not hashed, so that no sha256 is given: over_file_bound, the file is
+    larger than the per-file hash bound; over_walk_budget, the walk had already hashed its most
+    bytes; deadline, the call ran out of time; unreadable, it could not be opened or read;
+    changed_while_read, it changed while it was hashed. A record whose digests lack sha256 says
+    what stat said (size, mtime, inode, mode), not what the content is.
+    """
 
     @classmethod
     def from_json(cls, value: Any, path: str = "FileDigest") -> FileDigest:
         obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
         return cls(
             size=rt.integer(obj["size"], path + ".size"),
-            sha256=rt.string(obj["sha256"], path + ".sha256"),
+            sha256=rt.opt(obj, "sha256", rt.string, path),
+            unhashed=rt.opt(obj, "unhashed", rt.string, path),
         )
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["size"] = self.size
-        out["sha256"] = self.sha256
+        if self.sha256 is not UNSET:
+            out["sha256"] = self.sha256
+        if self.unhashed is not UNSET:
+            out["unhashed"] = self.unhashed
         return out
+
+
+UnhashedReason = Literal["over_file_bound", "over_walk_budget", "deadline", "unreadable", "changed_while_read"]
+"""Why the content was not hashed, so that no sha256 is given: over_file_bound, the file is larger
+than the per-file hash bound; over_walk_budget, the walk had already hashed its most bytes;
+deadline, the call ran out of time; unreadable, it could not be opened or read;
+changed_while_read, it changed while it was hashed. A record whose digests lack sha256 says what
+stat said (size, mtime, inode, mode), not what the content is.
+"""
 
 
 @dataclass
 class FileMutationRecord:
-    """A file side effect of a FileAffectingTool call."""
+    """A file side effect of a tool call: a FileAffectingTool's declared paths, or what bash
+    changed in the writable roots.
+    """
     _CONSTS: ClassVar[Dict[str, str]] = {}
-    _KNOWN: ClassVar[tuple] = ("path", "operation", "before", "after")
+    _KNOWN: ClassVar[tuple] = ("path", "operation", "from", "type", "before", "after", "mode", "target")
     _REQUIRED: ClassVar[tuple] = ("path", "operation", "before", "after")
     path: str
-    """Absolute, ToolPath-resolved path."""
+    """Absolute, ToolPath-resolved path (for a rename: where the file is after the call)."""
     operation: FileOperation
-    """What happened to the file."""
+    """What happened to the file. rename: the same file (the same inode) moved from `from` to
+    `path`; its content may also have changed (compare before and after).
+    """
     before: Optional[FileDigest]
     """The file before the call; null when it did not exist."""
     after: Optional[FileDigest]
     """The file after the call; null when it does not exist."""
+    from_: Union[str, Unset] = UNSET
+    """For a rename: the absolute path the file had before the call."""
+    type: Union[FileEntryType, Unset] = UNSET
+    """What the path holds; absent means a regular file. For a symlink, the digests describe its
+    target text and `target` gives that text.
+    """
+    mode: Union[FileModeChange, Unset] = UNSET
+    """The permission bits, given when they are known and not the same before and after (a chmod, a
+    setuid bit, a file created or deleted).
+    """
+    target: Union[LinkTargetChange, Unset] = UNSET
+    """For a symlink: its target text before and after (it is not followed)."""
 
     @classmethod
     def from_json(cls, value: Any, path: str = "FileMutationRecord") -> FileMutationRecord:
@@ -721,19 +759,95 @@ class FileMutationRecord:
             operation=rt.string(obj["operation"], path + ".operation"),
             before=rt.nullable(FileDigest.from_json)(obj["before"], path + ".before"),
             after=rt.nullable(FileDigest.from_json)(obj["after"], path + ".after"),
+            from_=rt.opt(obj, "from", rt.string, path),
+            type=rt.opt(obj, "type", rt.string, path),
+            mode=rt.opt(obj, "mode", FileModeChange.from_json, path),
+            target=rt.opt(obj, "target", LinkTargetChange.from_json, path),
         )
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["path"] = self.path
         out["operation"] = self.operation
+        if self.from_ is not UNSET:
+            out["from"] = self.from_
+        if self.type is not UNSET:
+            out["type"] = self.type
+        out["before"] = rt.encode(self.before)
+        out["after"] = rt.encode(self.after)
+        if self.mode is not UNSET:
+            out["mode"] = self.mode.to_json()
+        if self.target is not UNSET:
+            out["target"] = self.target.to_json()
+        return out
+
+
+FileOperation = Literal["create", "modify", "delete", "rename", "unchanged"]
+"""What happened to the file. rename: the same file (the same inode) moved from `from` to `path`;
+its content may also have changed (compare before and after).
+"""
+
+
+FileEntryType = Literal["file", "symlink"]
+"""What the path holds; absent means a regular file. For a symlink, the digests describe its target
+text and `target` gives that text.
+"""
+
+
+@dataclass
+class FileModeChange:
+    """The permission bits, given when they are known and not the same before and after (a chmod, a
+    setuid bit, a file created or deleted).
+    """
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("before", "after")
+    _REQUIRED: ClassVar[tuple] = ("before", "after")
+    before: Optional[str]
+    """Permission bits before the call as four octal digits (setuid, setgid and sticky first, e.g.
+    4755); null when the file did not exist.
+    """
+    after: Optional[str]
+    """Permission bits after the call as four octal digits; null when the file does not exist."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "FileModeChange") -> FileModeChange:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            before=rt.nullable(rt.string)(obj["before"], path + ".before"),
+            after=rt.nullable(rt.string)(obj["after"], path + ".after"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
         out["before"] = rt.encode(self.before)
         out["after"] = rt.encode(self.after)
         return out
 
 
-FileOperation = Literal["create", "modify", "delete", "unchanged"]
-"""What happened to the file."""
+@dataclass
+class LinkTargetChange:
+    """For a symlink: its target text before and after (it is not followed)."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("before", "after")
+    _REQUIRED: ClassVar[tuple] = ("before", "after")
+    before: Optional[str]
+    """Where the link pointed before the call; null when it did not exist."""
+    after: Optional[str]
+    """Where the link points after the call; null when it does not exist."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "LinkTargetChange") -> LinkTargetChange:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            before=rt.nullable(rt.string)(obj["before"], path + ".before"),
+            after=rt.nullable(rt.string)(obj["after"], path + ".after"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["before"] = rt.encode(self.before)
+        out["after"] = rt.encode(self.after)
+        return out
 
 
 ToolInvocationStatus = Literal["started", "running", "succeeded", "failed", "denied"]
@@ -2638,4 +2752,4 @@ def to_json(value: Any) -> Any:
     return rt.encode(value)
 
 
-__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "FileMutationRecord", "FileOperation", "ToolInvocationStatus", "ToolInvocationRecord", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolError", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]
+__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "UnhashedReason", "FileMutationRecord", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "ToolInvocationStatus", "ToolInvocationRecord", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolError", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]

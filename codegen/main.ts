@@ -11,7 +11,7 @@ import { genIndex } from './gen-index.js';
 import { compareOutputs } from './drift.js';
 import { buildClientModel } from './client-model.js';
 import { GO_TYPES_FILE, genGo } from './gen-go.js';
-import { PYTHON_MODELS_FILE, genPython } from './gen-python.js';
+import { PYTHON_MODELS_FILE, PYTHON_SCHEMA_FILE, genPython } from './gen-python.js';
 import { GENERATED_NOTE } from './header.js';
 
 const GENERATED_DIR = 'generated';
@@ -30,6 +30,7 @@ export async function generateAll(): Promise<Map<string, string>> {
     [`${GENERATED_DIR}/index.ts`, genIndex(ENTRY_POINTS)],
     [GO_TYPES_FILE, genGo(model)],
     [PYTHON_MODELS_FILE, genPython(model)],
+    [PYTHON_SCHEMA_FILE, text],
   ]);
 }
 

@@ -159,7 +159,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 		}
 		t.Logf("%s: %d/%d round-trip unchanged", name, same, lines)
 		if name == "NormalizedToolPart" {
-			t.Logf("%s: %d/%d read the same through the Part accessors", name, parts, lines)
+			fmt.Fprintf(os.Stderr, "go %s: %d/%d read the same through the Part accessors\n", name, parts, lines)
 			if parts == 0 {
 				t.Errorf("no corpus part was read through the Part accessors")
 			}

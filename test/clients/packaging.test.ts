@@ -24,7 +24,7 @@ for (const [what, found] of [['a python3 with setuptools>=61, wheel and jsonsche
 
 const parts = listSchemaFixtures(REPO_ROOT).filter((f) => f.definition === 'NormalizedToolPart' && f.expectValid).map((f) => f.value as Record<string, unknown>);
 /** A part from a newer schema: a key this schema's closed part object does not declare. */
-const newer = { ...parts.find((p) => p.state === 'complete')!, attempt: 2 };
+const newer: Record<string, unknown> = { ...parts.find((p) => p.state === 'complete')!, attempt: 2 };
 
 /** The environment without the caller's pip or Go settings, so the run is the same on every machine. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -41,12 +41,14 @@ function listFiles(dir: string): string[] {
     .map((d) => join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
 }
 
+/** Copies that Python and pip make of generated files (`pip install ./clients/python` builds in place) are not codegen's. */
+const isBuildOutput = (path: string) => path.split('/').some((seg) => seg === '__pycache__' || seg === 'build' || seg.endsWith('.egg-info'));
 const isGenerated = (file: string) => readFileSync(file, 'utf8').slice(0, 400).includes(GENERATED_NOTE);
 
 export async function run(root: string, check: boolean): Promise<number> {
   const files = await generateAll();
   const rel = (f: string) => relative(root, f).split('\\').join('/');
-  const ownedClientFiles = CLIENT_DIRS.flatMap((d) => listFiles(join(root, d))).filter((f) => !f.includes('__pycache__') && isGenerated(f)).map(rel);
+  const ownedClientFiles = CLIENT_DIRS.flatMap((d) => listFiles(join(root, d))).filter((f) => !isBuildOutput(rel(f)) && isGenerated(f)).map(rel);
   const onDisk = [...listFiles(join(root, GENERATED_DIR)).map(rel), ...ownedClientFiles];
   if (check) {
     const actual = new Map([...files.keys()].map((p) => [p, existsSync(join(root, p)) ? readFileSync(join(root, p), 'utf8') : undefined]));

@@ -3,8 +3,8 @@
 // a Host header of its choosing or a client that never reads).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { createServer, request, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { ToolEvent } from '../../src/contract/index.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
@@ -239,4 +239,36 @@ export function sseMessages(text: string): { messages: SseMessage[]; cut: string
     if (m.data) messages.push(m);
   }
   return { messages, cut };
+}
+
+/**
+ * A plain HTTP forward proxy on loopback for Chromium (`--proxy-server`), whose responses can be
+ * held: while held it stops reading from the upstream server, so the server sees a client whose
+ * socket takes nothing (a browser itself reads eagerly, even for a frozen page).
+ */
+export async function holdingProxy(): Promise<{ port: number; hold(): void; release(): void; close(): Promise<void> }> {
+  let held = false;
+  const upstreams = new Set<IncomingMessage>();
+  const server = createServer((req, res) => {
+    const target = new URL(req.url!);
+    const up = request({ host: target.hostname, port: Number(target.port), path: target.pathname + target.search, method: req.method, headers: req.headers, agent: false }, (ur) => {
+      res.writeHead(ur.statusCode!, ur.headers);
+      upstreams.add(ur);
+      ur.on('data', (c: Buffer) => { if (!res.write(c)) ur.pause(); });
+      res.on('drain', () => { if (!held) ur.resume(); });
+      ur.on('end', () => { upstreams.delete(ur); res.end(); });
+      ur.on('error', () => res.destroy());
+      res.on('close', () => { upstreams.delete(ur); ur.destroy(); });
+      if (held) ur.pause();
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    hold() { held = true; for (const u of upstreams) u.pause(); },
+    release() { held = false; for (const u of upstreams) u.resume(); },
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
 }

@@ -1,12 +1,13 @@
 // The live viewer's server-sent-event clients. Each message is serialized once, into one Buffer
-// that every client's socket queue shares by reference, so N clients cost one copy, not N.
+// that every client's connection shares by reference, so N clients cost one copy, not N.
 //
-// A client is written to only while its socket takes data. When a write reports a full buffer,
-// the next messages wait in a list until 'drain'. Each message holds whole parts (the page
-// upserts them), so a client that falls further behind than `behindBytes` does not need the
-// messages it missed: the list is cleared and, once its socket drains, it gets the current full
-// view instead (one Buffer shared by every client that needs it at that moment). What the server
-// holds for a slow client is therefore bounded by bytes, not by how much the session grows.
+// A client is written to only as fast as its socket takes data: its connection holds at most a
+// window of bytes, and the next messages wait in a list until 'drain'. Each message holds whole
+// parts (the page upserts them), so a client that falls further behind than `behindBytes` does
+// not need the messages it missed: the list is given up and, once it catches up, it gets the
+// current whole view instead (one Buffer, shared by the clients that need it at that moment).
+// What the server holds for slow clients is therefore bounded in bytes, not by how much the
+// session grows or how many clients there are.
 //
 // A client whose socket takes nothing for `stallMs` is dropped: its stream ends with a last
 // `dropped` message saying by how much it fell behind, which the page shows (it does not
@@ -21,7 +22,7 @@ export interface StreamLimits {
   stallMs: number;
 }
 
-export const DEFAULT_STREAM_LIMITS: Readonly<StreamLimits> = { behindBytes: 16 * 1024 * 1024, stallMs: 30_000 };
+export const DEFAULT_STREAM_LIMITS: Readonly<StreamLimits> = { behindBytes: 64 * 1024 * 1024, stallMs: 30_000 };
 
 /** The last message a dropped client gets (`event: dropped`). */
 export interface DroppedMessage {
@@ -41,17 +42,30 @@ export interface StreamStats {
   dropped: number;
 }
 
-/** One server-sent event, as the bytes written to every client. */
+/**
+ * One server-sent event, as the bytes written to every client. The JSON is encoded straight into
+ * the Buffer: joining it to its head and tail first would copy a string as large as the session.
+ */
 export function sseFrame(event: string, payload: unknown): Buffer {
-  return Buffer.from(`event: ${event}\ndata: ${scriptSafeJson(payload)}\n\n`, 'utf8');
+  const head = `event: ${event}\ndata: `;
+  const json = scriptSafeJson(payload);
+  const at = Buffer.byteLength(head);
+  const length = Buffer.byteLength(json);
+  const frame = Buffer.allocUnsafe(at + length + 2);
+  frame.write(head, 0, 'utf8');
+  frame.write(json, at, 'utf8');
+  frame.write('\n\n', at + length, 'latin1');
+  return frame;
 }
 
 /**
- * Messages are written in slices of this size, the next one after 'drain' (slices share the
- * message's memory). A socket that takes a slice therefore shows progress within one
- * message too, so a slow client reading a large one is not taken for a stalled one.
+ * What a client's connection may hold at once, written and not yet taken by its socket. Messages
+ * are handed over in slices that fill this window (a slice shares the message's memory), and the
+ * next ones wait for 'drain'. A socket that takes a window's worth thus shows progress even within
+ * one large message, so a slow client reading it is not taken for a stalled one, while a fast one
+ * gets as much per turn of the event loop as its socket takes.
  */
-const SLICE_BYTES = 64 * 1024;
+const WINDOW_BYTES = 1024 * 1024;
 
 interface Client {
   res: ServerResponse;
@@ -130,7 +144,7 @@ export class EventStreamClients {
     c.behind += frame.length;
   }
 
-  /** Writes slices until the socket is full (then waits for 'drain') or the queue is empty. */
+  /** Fills the client's window from its queue; waits for 'drain' once the window is full. */
   private pump(c: Client): void {
     for (;;) {
       if (!c.queue.length) {
@@ -138,18 +152,20 @@ export class EventStreamClients {
         c.resync = false;
         c.queue.push(this.snapshot());
       }
+      const held = c.res.writableLength;
+      if (held >= WINDOW_BYTES) {
+        this.wait(c);
+        return;
+      }
       const frame = c.queue[0]!;
-      const end = Math.min(frame.length, c.offset + SLICE_BYTES);
-      const ok = c.res.write(c.offset === 0 && end === frame.length ? frame : frame.subarray(c.offset, end));
+      const end = Math.min(frame.length, c.offset + WINDOW_BYTES - held);
+      // Past Node's high-water mark write() says false; the window, not that, bounds what is held.
+      c.res.write(c.offset === 0 && end === frame.length ? frame : frame.subarray(c.offset, end));
       if (end === frame.length) {
         c.queue.shift();
         c.offset = 0;
         if (c.queue.length) c.behind -= c.queue[0]!.length;
       } else c.offset = end;
-      if (!ok) {
-        this.wait(c);
-        return;
-      }
     }
   }
 

@@ -151,7 +151,7 @@ describe('toolnorm view --serve: only loopback names, only its own page', () => 
       const stolen = await page.evaluate(async () => {
         const read = async (path: string) => {
           const r = await fetch(path);
-          const reader = r.body.getReader();
+          const reader = r.body!.getReader();
           let text = '';
           // To the end (a refusal), or to the first view message (the stream stays open).
           for (;;) {

@@ -138,11 +138,16 @@ export function get(port: number, path: string, headers: Record<string, string>,
 
 export interface SseMessage { event: string; data: string }
 
-/** A client that reads the event stream as fast as it comes, and hands each message over. */
-export function readStream(port: number, onMessage: (m: SseMessage) => void): { done: Promise<number>; close(): void } {
+/**
+ * A client that reads the event stream as fast as it comes, and hands each message over;
+ * `pause()` stops it reading (its socket then fills), `resume()` reads on.
+ */
+export function readStream(port: number, onMessage: (m: SseMessage) => void): { done: Promise<number>; close(): void; pause(): void; resume(): void } {
   let close = () => {};
+  let response: IncomingMessage | undefined;
   const done = new Promise<number>((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/events', headers: { host: `127.0.0.1:${port}` }, agent: false }, (res) => {
+      response = res;
       // Joined only when a message is complete: messages can be tens of MB, in 64 KiB chunks.
       let chunks: string[] = [];
       let last = '';
@@ -172,7 +177,7 @@ export function readStream(port: number, onMessage: (m: SseMessage) => void): { 
     req.on('error', reject);
     req.end();
   });
-  return { done, close: () => close() };
+  return { done, close: () => close(), pause: () => response?.pause(), resume: () => response?.resume() };
 }
 
 /**

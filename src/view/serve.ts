@@ -66,7 +66,8 @@ export async function serveView(o: ServeOptions): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     const route = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
     // Every request, even one for no route, is checked first: a refused one learns nothing.
-    const refused = guard!.check(req.headers, route?.kind ?? 'stream');
+    guard ??= new RequestGuard(SERVE_HOST, (server.address() as AddressInfo).port);
+    const refused = guard.check(req.headers, route?.kind ?? 'stream');
     if (refused) {
       res.writeHead(refused.status, { ...BASE_HEADERS, 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${refused.reason}\n`);
       return;
@@ -84,7 +85,9 @@ export async function serveView(o: ServeOptions): Promise<void> {
     if (route?.name === 'events' && o.follow) {
       // A stream that ends (a dropped client) closes its connection rather than keep it idle.
       res.writeHead(200, { ...BASE_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'close' });
-      streams.add(res, RETRY);
+      // HEAD has no body, so it gets no stream either (it would never end).
+      if (req.method === 'HEAD') res.end();
+      else streams.add(res, RETRY);
       return;
     }
     res.writeHead(404, { ...BASE_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
@@ -98,7 +101,6 @@ export async function serveView(o: ServeOptions): Promise<void> {
     });
   });
   const { port } = server.address() as AddressInfo;
-  guard = new RequestGuard(SERVE_HOST, port);
   o.listening(`http://${SERVE_HOST}:${port}/`);
 
   const follower = o.follow ? followLoop(o.follow, o.builder, o.signal, (changed, head) => {

@@ -117,7 +117,7 @@ describe('toolnorm view --serve: only loopback names, only its own page', () => 
     }
   });
 
-  it('refuses before anything else: a refused POST is 421, not 405', async () => {
+  it('refuses before anything else (a refused POST is 421, not 405); HEAD of the stream ends', async () => {
     const r = await new Promise<number>((resolve, reject) => {
       const s = connect({ host: '127.0.0.1', port });
       s.setEncoding('utf8');
@@ -128,6 +128,18 @@ describe('toolnorm view --serve: only loopback names, only its own page', () => 
       s.write(`POST / HTTP/1.1\r\nHost: evil.test:${port}\r\nContent-Length: 0\r\n\r\n`);
     });
     expect(r).toBe(421);
+    // HEAD of the stream answers and ends (no stream that never closes).
+    const head = await new Promise<string>((resolve, reject) => {
+      const s = connect({ host: '127.0.0.1', port });
+      s.setEncoding('utf8');
+      let text = '';
+      s.on('data', (c: string) => { text += c; });
+      s.on('end', () => resolve(text));
+      s.on('error', reject);
+      s.write(`HEAD /events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    });
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(head).toMatch(/\r\ncontent-type: text\/event-stream; charset=utf-8\r\n/i);
     expect((await get(port, '/', { host: `127.0.0.1:${port}` })).headers).toMatchObject({ 'x-frame-options': 'DENY', 'content-security-policy': "frame-ancestors 'none'" });
   });
 

@@ -75,6 +75,8 @@ export function spawnAgent(o: SpawnAgentOptions): Agent {
       resolve({ code, signal });
     });
   });
+  // A start failure is also reported through the 'spawn'/'error' race the caller waits on first.
+  ended.catch(() => {});
   return { child, stdout: child.stdout!, ended, release };
 }
 

@@ -240,4 +240,14 @@ describe('where the raw file goes', () => {
     expect(r.stderr).toContain('put the agent command after --');
     expect((await cli(['record', '--to', 'nope', '--', 'true'])).code).toBe(2);
   });
+
+  it('--help after -- is the agent\'s: the agent runs (and sees it) instead of toolnorm printing its usage', async () => {
+    const dir = fresh();
+    const r = await cli(['record', '--raw', 'raw.jsonl', '--to', 'none', '--', process.execPath, '-e', 'console.log(JSON.stringify({ type: "turn.started", argv: process.argv.slice(1) }))', '--', '--help'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(readFileSync(join(dir, 'raw.jsonl'), 'utf8')).toBe('{"type":"turn.started","argv":["--help"]}\n');
+    // Control: before --, it is toolnorm's.
+    expect((await cli(['record', '--help', '--', 'true'])).stdout).toContain('Usage: toolnorm record');
+  });
 });

@@ -1,0 +1,42 @@
+// `npm run record-fixture -- --scenario NAME --out FILE`: records a new fixture with the real
+// Codex CLI against the loopback model, through `toolnorm record` itself: FILE is the raw
+// recording (Codex's stdout, byte for byte), and the live parts are printed on stdout. The agent
+// works in a fixed folder, /tmp/toolnorm-fixture/work (emptied first), so paths inside recordings
+// are the same on every machine and a re-recording diffs cleanly. Needs TOOLNORM_AGENTS_DIR (see
+// docs/record.md). Exit: Codex's status (the `fail` scenario exits 1 on purpose).
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { codexBin, codexExecArgs, CODEX_VERSION } from './codex.js';
+import { loopbackCommand } from './loopback.js';
+import { SCENARIO_NAMES, type ScenarioName } from './responses-model.js';
+
+const WORK_ROOT = '/tmp/toolnorm-fixture';
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+const { values } = parseArgs({ options: { scenario: { type: 'string' }, out: { type: 'string' }, prompt: { type: 'string', default: 'make hello.txt' }, to: { type: 'string', default: 'parts' } } });
+const usage = `usage: npm run record-fixture -- --scenario ${SCENARIO_NAMES.join('|')} --out FILE.jsonl [--prompt TEXT] [--to FORMAT]`;
+if (!values.scenario || !SCENARIO_NAMES.includes(values.scenario as ScenarioName) || !values.out) {
+  process.stderr.write(`${usage}\n`);
+  process.exit(2);
+}
+const codex = codexBin(process.env.TOOLNORM_AGENTS_DIR);
+if (!codex) {
+  process.stderr.write(`record-fixture: no codex binary; run npm install --prefix DIR --no-save @openai/codex@${CODEX_VERSION} and set TOOLNORM_AGENTS_DIR=DIR\n`);
+  process.exit(2);
+}
+
+rmSync(WORK_ROOT, { recursive: true, force: true });
+const work = join(WORK_ROOT, 'work');
+mkdirSync(work, { recursive: true });
+const out = resolve(values.out);
+const agent = loopbackCommand({ scenario: values.scenario as ScenarioName, home: join(WORK_ROOT, 'codex-home'), agent: [codex, ...codexExecArgs(values.prompt!)] });
+const child = spawn(process.execPath, ['--import', TSX, MAIN, 'record', '--raw', out, '--to', values.to!, '--', ...agent], { cwd: work, stdio: ['ignore', 'inherit', 'inherit'] });
+child.once('close', (code, signal) => {
+  process.stderr.write(`record-fixture: wrote ${values.out}; add it to a fixtures/<provider>/<case>/ folder with a case.json and the manifest, then UPDATE_GOLDEN=1 npx vitest run test/golden (docs/record.md)\n`);
+  process.exitCode = signal ? 1 : code ?? 1;
+});

@@ -1,4 +1,4 @@
-// Runs a real agent binary against its loopback model, inside the fresh network namespace it is
+// Runs a real agent binary (Codex: responses-model.ts; Claude Code: messages-model.ts) against its loopback model, inside the fresh network namespace it is
 // started in (`unshare --net`, see loopbackCommand): only `lo` exists there, so whatever else the
 // agent tries to reach (Codex resolves chatgpt.com and api.github.com at start-up) fails on the spot
 // and no packet leaves the machine. The agent's stdout is the launcher's stdout, untouched, or, with
@@ -6,15 +6,31 @@
 // what `toolnorm record` kept. Signals are forwarded to the agent and its end is this process's
 // end (the same exit code, or the same signal), as the `codex` npm launcher does.
 //
-//   loopback-run.ts --scenario NAME --home DIR [--tee FILE] [--requests FILE] [--status FILE] -- COMMAND [ARGS...]
+//   loopback-run.ts [--agent codex|claude] --scenario NAME --home DIR [--tee FILE] [--requests FILE] [--status FILE] -- COMMAND [ARGS...]
 //
 // --requests appends each request the model got as a JSON line; --status writes how the agent
 // ended, {"code":…,"signal":…}.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { SCENARIO_NAMES, startResponsesModel, type ScenarioName } from './responses-model.js';
+import { SCENARIO_NAMES, startResponsesModel, type ModelRequest, type ScenarioName } from './responses-model.js';
+import { startMessagesModel } from './messages-model.js';
 import { CODEX_KEY_ENV, writeCodexHome } from './codex.js';
+import { claudeEnv } from './claude.js';
+
+/** Per agent: its loopback model, and the home and environment that point the agent at it. */
+const AGENTS = {
+  codex: async (scenario: ScenarioName, home: string, log?: (r: ModelRequest) => void) => {
+    const model = await startResponsesModel(scenario, log);
+    writeCodexHome(home, model.baseUrl);
+    return { model, env: { ...process.env, CODEX_HOME: home, [CODEX_KEY_ENV]: 'loopback' } };
+  },
+  claude: async (scenario: ScenarioName, home: string, log?: (r: ModelRequest) => void) => {
+    const model = await startMessagesModel(scenario, process.cwd(), log);
+    return { model, env: claudeEnv(home, model.baseUrl, process.env) };
+  },
+};
+type AgentName = keyof typeof AGENTS;
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -25,12 +41,13 @@ function fail(message: string): never {
 
 const argv = process.argv.slice(2);
 const split = argv.indexOf('--');
-if (split < 0 || split === argv.length - 1) fail('usage: loopback-run.ts --scenario NAME --home DIR [--tee FILE] [--requests FILE] [--status FILE] -- COMMAND [ARGS...]');
-const { values } = parseArgs({ args: argv.slice(0, split), options: { scenario: { type: 'string' }, home: { type: 'string' }, tee: { type: 'string' }, requests: { type: 'string' }, status: { type: 'string' } } });
+if (split < 0 || split === argv.length - 1) fail('usage: loopback-run.ts [--agent codex|claude] --scenario NAME --home DIR [--tee FILE] [--requests FILE] [--status FILE] -- COMMAND [ARGS...]');
+const { values } = parseArgs({ args: argv.slice(0, split), options: { agent: { type: 'string', default: 'codex' }, scenario: { type: 'string' }, home: { type: 'string' }, tee: { type: 'string' }, requests: { type: 'string' }, status: { type: 'string' } } });
 const [command, ...args] = argv.slice(split + 1) as [string, ...string[]];
 const scenario = values.scenario as ScenarioName;
 if (!SCENARIO_NAMES.includes(scenario)) fail(`unknown --scenario "${values.scenario}"; expected one of ${SCENARIO_NAMES.join(', ')}`);
 if (!values.home) fail('--home DIR is required');
+if (!Object.hasOwn(AGENTS, values.agent!)) fail(`unknown --agent "${values.agent}"; expected ${Object.keys(AGENTS).join(', ')}`);
 
 // Never run outside an isolated namespace: there the agent could reach the network.
 // /proc/self/net/dev lists the links of this process's namespace (/sys/class/net shows the host's).
@@ -39,11 +56,10 @@ if (links.some((l) => l !== 'lo')) fail(`not in an isolated network namespace (l
 const up = spawnSync('ip', ['link', 'set', 'lo', 'up'], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (up.status !== 0) fail(`cannot bring up lo in the new network namespace (ip: ${up.error?.message ?? `status ${up.status}`})`);
 
-const model = await startResponsesModel(scenario, values.requests ? (r) => appendFileSync(values.requests!, `${JSON.stringify(r)}\n`) : undefined);
-writeCodexHome(values.home, model.baseUrl);
+const { model, env } = await AGENTS[values.agent as AgentName](scenario, values.home, values.requests ? (r) => appendFileSync(values.requests!, `${JSON.stringify(r)}\n`) : undefined);
 
 const tee = values.tee ? openSync(values.tee, 'wx') : undefined;
-const child = spawn(command, args, { stdio: ['inherit', tee === undefined ? 'inherit' : 'pipe', 'inherit'], env: { ...process.env, CODEX_HOME: values.home, [CODEX_KEY_ENV]: 'loopback' } });
+const child = spawn(command, args, { stdio: ['inherit', tee === undefined ? 'inherit' : 'pipe', 'inherit'], env });
 if (tee !== undefined) {
   child.stdout!.on('data', (chunk: Buffer) => {
     let done = 0;

@@ -9,8 +9,10 @@ const LAUNCHER = fileURLToPath(new URL('./loopback-run.ts', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface LoopbackRun {
+  /** Which agent, so which model API and configuration (default codex). */
+  agentName?: 'codex' | 'claude';
   scenario: ScenarioName;
-  /** The agent's home (CODEX_HOME), created with the loopback provider's config. */
+  /** The agent's home (CODEX_HOME, CLAUDE_CONFIG_DIR), created pointing at the loopback model. */
   home: string;
   /** Also copy the agent's stdout to this new file. */
   tee?: string;
@@ -26,7 +28,7 @@ export function loopbackCommand(r: LoopbackRun): string[] {
   return [
     'unshare', '--net', '--',
     process.execPath, '--import', TSX, LAUNCHER,
-    '--scenario', r.scenario, '--home', r.home,
+    '--agent', r.agentName ?? 'codex', '--scenario', r.scenario, '--home', r.home,
     ...(r.tee ? ['--tee', r.tee] : []),
     ...(r.requests ? ['--requests', r.requests] : []),
     ...(r.status ? ['--status', r.status] : []),

@@ -1,6 +1,7 @@
-// `npm run record-fixture -- --scenario NAME --out FILE`: records a new fixture with the real
-// Codex CLI against the loopback model, through `toolnorm record` itself: FILE is the raw
-// recording (Codex's stdout, byte for byte), and the live parts are printed on stdout. The agent
+// `npm run record-fixture -- [--agent codex|claude] --scenario NAME --out FILE`: records a new
+// fixture with a real agent CLI (Codex, or Claude Code) against its loopback model, through
+// `toolnorm record` itself: FILE is the raw recording (the agent's stdout, byte for byte), and the
+// live parts are printed on stdout. The agent
 // works in a fixed folder, /tmp/toolnorm-fixture/work (emptied first), so paths inside recordings
 // are the same on every machine and a re-recording diffs cleanly. Needs TOOLNORM_AGENTS_DIR (see
 // docs/record.md). Exit: Codex's status (the `fail` scenario exits 1 on purpose).
@@ -11,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { codexBin, codexExecArgs, CODEX_VERSION } from './codex.js';
+import { claudeArgs, claudeBin, CLAUDE_PACKAGE } from './claude.js';
 import { loopbackCommand } from './loopback.js';
 import { SCENARIO_NAMES, type ScenarioName } from './responses-model.js';
 
@@ -18,15 +20,22 @@ const WORK_ROOT = '/tmp/toolnorm-fixture';
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-const { values } = parseArgs({ options: { scenario: { type: 'string' }, out: { type: 'string' }, prompt: { type: 'string', default: 'make hello.txt' }, to: { type: 'string', default: 'parts' } } });
-const usage = `usage: npm run record-fixture -- --scenario ${SCENARIO_NAMES.join('|')} --out FILE.jsonl [--prompt TEXT] [--to FORMAT]`;
-if (!values.scenario || !SCENARIO_NAMES.includes(values.scenario as ScenarioName) || !values.out) {
+/** Per agent: where its binary is, its arguments, and the package that holds it. */
+const AGENTS = {
+  codex: { bin: codexBin, args: codexExecArgs, pkg: `@openai/codex@${CODEX_VERSION}` },
+  claude: { bin: claudeBin, args: claudeArgs, pkg: CLAUDE_PACKAGE },
+};
+
+const { values } = parseArgs({ options: { agent: { type: 'string', default: 'codex' }, scenario: { type: 'string' }, out: { type: 'string' }, prompt: { type: 'string', default: 'make hello.txt' }, to: { type: 'string', default: 'parts' } } });
+const usage = `usage: npm run record-fixture -- [--agent ${Object.keys(AGENTS).join('|')}] --scenario ${SCENARIO_NAMES.join('|')} --out FILE.jsonl [--prompt TEXT] [--to FORMAT]`;
+if (!Object.hasOwn(AGENTS, values.agent!) || !values.scenario || !SCENARIO_NAMES.includes(values.scenario as ScenarioName) || !values.out) {
   process.stderr.write(`${usage}\n`);
   process.exit(2);
 }
-const codex = codexBin(process.env.TOOLNORM_AGENTS_DIR);
-if (!codex) {
-  process.stderr.write(`record-fixture: no codex binary; run npm install --prefix DIR --no-save @openai/codex@${CODEX_VERSION} and set TOOLNORM_AGENTS_DIR=DIR\n`);
+const chosen = AGENTS[values.agent as keyof typeof AGENTS];
+const bin = chosen.bin(process.env.TOOLNORM_AGENTS_DIR);
+if (!bin) {
+  process.stderr.write(`record-fixture: no ${values.agent} binary; run npm install --prefix DIR --no-save ${chosen.pkg} and set TOOLNORM_AGENTS_DIR=DIR\n`);
   process.exit(2);
 }
 
@@ -34,7 +43,7 @@ rmSync(WORK_ROOT, { recursive: true, force: true });
 const work = join(WORK_ROOT, 'work');
 mkdirSync(work, { recursive: true });
 const out = resolve(values.out);
-const agent = loopbackCommand({ scenario: values.scenario as ScenarioName, home: join(WORK_ROOT, 'codex-home'), agent: [codex, ...codexExecArgs(values.prompt!)] });
+const agent = loopbackCommand({ agentName: values.agent as keyof typeof AGENTS, scenario: values.scenario as ScenarioName, home: join(WORK_ROOT, 'home'), agent: [bin, ...chosen.args(values.prompt!)] });
 const child = spawn(process.execPath, ['--import', TSX, MAIN, 'record', '--raw', out, '--to', values.to!, '--', ...agent], { cwd: work, stdio: ['ignore', 'inherit', 'inherit'] });
 child.once('close', (code, signal) => {
   process.stderr.write(`record-fixture: wrote ${values.out}; add it to a fixtures/<provider>/<case>/ folder with a case.json and the manifest, then UPDATE_GOLDEN=1 npx vitest run test/golden (docs/record.md)\n`);

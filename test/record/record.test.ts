@@ -1,6 +1,6 @@
 // Issue 30 item 5, `toolnorm record` with scripted child processes (plain Node scripts standing in
 // for an agent, so that every byte, exit and signal is under the test's control; the real Codex
-// binary runs in codex.test.ts). toolnorm itself runs as a real process: signals and pipes are the
+// and Claude Code binaries run in agents.test.ts). toolnorm itself runs as a real process: signals and pipes are the
 // point. The streams are recorded provider output shipped in fixtures/.
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -109,8 +109,11 @@ export async function record(o: RecordOptions, io: RecordIO): Promise<number> {
       feed.once('drain', () => agent.stdout.resume());
     }
   });
-  agent.stdout.once('end', () => feed.end());
-  agent.stdout.once('error', () => feed.end());
+  // The normalizer may have stopped reading (and so destroyed the feed) long before the agent ends.
+  feed.on('error', () => {});
+  const endFeed = () => { if (!feed.destroyed) feed.end(); };
+  agent.stdout.once('end', endFeed);
+  agent.stdout.once('error', endFeed);
 
   const normalized = normalizeLive(o, name, feed, store, io).finally(() => {
     // Done or failed: the agent's output still goes to the raw file, to its end.

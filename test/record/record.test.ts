@@ -34,17 +34,20 @@ const next = () => {
   process.stdout.write(bytes.subarray(i, i += 7), next);
 };
 next();`,
-  /** Writes the lines of FILE one by one, then idles until a signal; its pid goes to PIDFILE. A signal it handles is reported as a line, and it exits 40 + the signal's index. */
+  /** Writes the lines of FILE one by one, then idles until a signal (or, with MODE exit, exits 0); its pid goes to PIDFILE. With MODE handle, a signal is reported as a line, and it exits 40 + the signal's index. */
   slow: `import { readFileSync, writeFileSync } from 'node:fs';
-const [file, pidfile, handle] = process.argv.slice(2);
+const [file, pidfile, mode] = process.argv.slice(2);
 writeFileSync(pidfile, String(process.pid));
 process.stdout.on('error', () => process.exit(0));
-if (handle === 'handle') ['SIGINT', 'SIGTERM', 'SIGHUP'].forEach((s, k) => process.on(s, () => {
+if (mode === 'handle') ['SIGINT', 'SIGTERM', 'SIGHUP'].forEach((s, k) => process.on(s, () => {
   process.stdout.write(JSON.stringify({ type: 'error', message: 'got ' + s }) + '\\n', () => process.exit(41 + k));
 }));
 const lines = readFileSync(file, 'utf8').split('\\n').filter(Boolean);
 let i = 0;
-const tick = () => { if (i < lines.length) process.stdout.write(lines[i++] + '\\n', () => setTimeout(tick, 20)); };
+const tick = () => {
+  if (i < lines.length) process.stdout.write(lines[i++] + '\\n', () => setTimeout(tick, 20));
+  else if (mode === 'exit') process.exit(0);
+};
 tick();
 setInterval(() => {}, 1000);`,
 };
@@ -146,6 +149,19 @@ describe('exit status and signals', () => {
     const r = await run.done;
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
+    expect(readFileSync(raw).equals(readFileSync(CODEX))).toBe(true);
+  });
+});
+
+describe('the reader of stdout goes away', () => {
+  it('toolnorm record | head -1: the agent goes on and the raw file records it to the end; toolnorm exits 141 (the agent succeeded)', async () => {
+    const dir = fresh();
+    const raw = join(dir, 'raw.jsonl');
+    const run = spawnRecord(['--raw', raw, '--to', 'events', '--', process.execPath, script('slow'), CODEX, join(dir, 'pid'), 'exit'], { cwd: dir });
+    run.child.stdout!.once('data', () => run.child.stdout!.destroy());
+    const r = await run.done;
+    expect(r.code).toBe(141);
+    expect(r.stderr).not.toContain('Error');
     expect(readFileSync(raw).equals(readFileSync(CODEX))).toBe(true);
   });
 });

@@ -16,7 +16,8 @@ const bash = (command: string, description: string): Block => ({ type: 'tool_use
 /** The same stories as the Responses scenarios, told with Claude Code's tools. */
 export const MESSAGES_SCENARIOS: Record<ScenarioName, Turn[]> = {
   tools: [
-    { blocks: () => [{ type: 'text', text: 'Looking around first.' }, bash('echo hi && ls /nonexistent_dir', 'Greet and list a missing folder')] },
+    // One stream (2>&1): the captured output comes in one order on every run.
+    { blocks: () => [{ type: 'text', text: 'Looking around first.' }, bash('echo hi && ls /nonexistent_dir 2>&1', 'Greet and list a missing folder')] },
     { blocks: (cwd) => [{ type: 'tool_use', name: 'Write', input: { file_path: `${cwd}/hello.txt`, content: 'hello from the loopback model\n' } }] },
     { blocks: (cwd) => [{ type: 'tool_use', name: 'Read', input: { file_path: `${cwd}/hello.txt` } }, bash('cat hello.txt', 'Read it back')] },
     { blocks: () => [{ type: 'text', text: 'Wrote hello.txt.' }] },

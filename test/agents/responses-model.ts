@@ -31,7 +31,8 @@ export const SCENARIOS = {
     { items: (t) => [
       { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: '**Looking around**' }] },
       functionCall('update_plan', { plan: [{ step: 'Look around', status: 'in_progress' }, { step: 'Write hello.txt', status: 'pending' }] })(t, 0),
-      shell('echo hi && ls /nonexistent_dir')(t, 1),
+      // One stream (2>&1): the agent's captured output then comes in one order on every run.
+      shell('echo hi && ls /nonexistent_dir 2>&1')(t, 1),
     ] },
     { items: (t) => [
       { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'toolnorm record', queries: ['toolnorm record'] } },

@@ -4,8 +4,11 @@
 // point. The streams are recorded provider output shipped in fixtures/.
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from '../helpers/corpus.js';
 import { cli } from '../helpers/cli.js';
 import { bySession, jsonLines, normalizeFile, spawnRecord, storedEvents, until } from '../helpers/record.js';
@@ -163,6 +166,40 @@ describe('the reader of stdout goes away', () => {
     expect(r.code).toBe(141);
     expect(r.stderr).not.toContain('Error');
     expect(readFileSync(raw).equals(readFileSync(CODEX))).toBe(true);
+  });
+});
+
+describe('the raw file cannot be written', () => {
+  it('a full disk under the raw file: one line saying so, the live output still complete, exit 1 although the agent succeeded (a 16 KiB tmpfs in a mount namespace of its own)', async () => {
+    const dir = fresh();
+    const disk = join(dir, 'disk');
+    mkdirSync(disk);
+    // A 100 KB line first (a message, no tool data), then the whole Codex stream.
+    const input = join(dir, 'input.jsonl');
+    writeFileSync(input, `${JSON.stringify({ type: 'item.completed', item: { id: 'pad', type: 'agent_message', text: 'x'.repeat(100_000) } })}\n${readFileSync(CODEX, 'utf8')}`);
+    const run = (rawDir: string, mount: boolean) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const record = [process.execPath, '--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, join(REPO_ROOT, 'src/cli/main.ts'), 'record', '--raw', join(rawDir, 'raw.jsonl'), '--', process.execPath, script('emit'), input, '', '0'];
+      const argv = mount ? ['unshare', '--mount', '--', 'sh', '-c', 'mount -t tmpfs -o size=16k tmpfs "$0" && exec "$@"', disk, ...record] : record;
+      const child = spawn(argv[0]!, argv.slice(1), { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+      child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    const expected = (await normalizeFile(input, dir)).records;
+    expect(expected.length).toBe(6);
+    const full = await run(disk, true);
+    expect(full.stderr).toContain(`cannot write ${join(disk, 'raw.jsonl')}: `);
+    expect(full.stderr).toContain('no space left on device');
+    expect(full.stderr).toContain('the raw recording stops here, the agent goes on');
+    expect(full.stderr.split('cannot write').length).toBe(2);
+    expect(full.code).toBe(1);
+    expect(jsonLines(full.stdout)).toEqual(expected);
+    // Control: the same run with room for the raw file.
+    const ok = await run(dir, false);
+    expect(ok.code).toBe(0);
+    expect(jsonLines(ok.stdout)).toEqual(expected);
   });
 });
 

@@ -102,8 +102,8 @@ export class EventStoreSink implements StoreSink {
           throw new StoreError(
             this.label,
             'conflict',
-            `conflict: session ${sessionId} already holds a different event at seq ${stored.seq}: ${d.path} is ${shown(d.stored)} in the store and ${shown(d.incoming)} in this input ` +
-              `(stored: ${stored.type} of part ${stored.partId}; here: ${incoming.type} of part ${incoming.partId}). ` +
+            `conflict: session ${sessionId} already holds a different event at seq ${stored.seq} (stored: ${stored.type} of part ${stored.partId}; here: ${incoming.type} of part ${incoming.partId}): ` +
+              `${d.path} is ${shown(d.stored)} in the store and ${shown(d.incoming)} in this input. ` +
               'It was stored from another recording of this session, or with --clock wall. Nothing more was appended to it',
           );
         }

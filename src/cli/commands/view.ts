@@ -2,6 +2,7 @@
 // The viewer itself (src/view) is loaded only when this command runs.
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
+import { watchInterrupts } from '../interrupts.js';
 
 const USAGE = `Usage: toolnorm view [options] FILE...|-
        toolnorm view --store URL --session ID [options]
@@ -25,7 +26,8 @@ Options:
   --follow            with --serve and --session: stream parts appended to the store into the
                       open page (server-sent events) until Ctrl-C
 
-Exit: 0, 1 when an input or the store cannot be read, 2 on bad usage.`;
+Exit: 0, 1 when an input or the store cannot be read, 2 on bad usage; 130, 143 or 129 after
+SIGINT, SIGTERM or SIGHUP (a page being written is finished first; a second signal exits at once).`;
 
 export const viewCommand: Command = {
   name: 'view',
@@ -62,14 +64,11 @@ export const viewCommand: Command = {
       if (!/^\d+$/.test(v.port) || port > 65535) throw new UsageError(`--port must be 0..65535, got "${v.port}"`);
     }
     const { runView } = await import('../../view/index.js');
-    const stop = new AbortController();
-    const onSignal = () => stop.abort();
-    if (v.serve) {
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-    }
+    // SIGINT, SIGTERM, SIGHUP: --serve stops serving; a page being written is finished first.
+    // Either way the exit code then says which signal it was.
+    const interrupts = watchInterrupts();
     try {
-      return await runView({
+      const code = await runView({
         files: parsed.positionals,
         store: v.store,
         session: v.session,
@@ -80,11 +79,11 @@ export const viewCommand: Command = {
         serve: v.serve!,
         follow: v.follow!,
         port,
-        signal: stop.signal,
+        signal: interrupts.signal,
       }, io);
+      return interrupts.exitCode(code);
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      interrupts.dispose();
     }
   },
 };

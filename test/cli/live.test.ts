@@ -1,0 +1,36 @@
+// Issue 30, live use: when normalize reads a pipe, every record is written while the pipe waits
+// for its next line, in every output format, instead of when a 64 KiB buffer fills or the input
+// ends. Asserted on order, not time: a line's records must have arrived before the next line is
+// written (lines go in at most every 200 ms; a record that is late waits up to WAIT_MS and fails).
+import { describe, it } from 'vitest';
+import { LiveCli, recordsAfterEachLine, sleep, twoSessions } from './live-cli.js';
+import type { OutputFormat } from '../../src/pipeline/normalize.js';
+
+const FORMATS: OutputFormat[] = ['parts', 'events', 'acp', 'ui', 'ai-sdk', 'ai-sdk-stream', 'ag-ui', 'otel'];
+const LINES = twoSessions();
+
+describe('normalize on a pipe writes each record before the next line comes', () => {
+  // Concurrently: each run waits on its pipe most of the time.
+  it.concurrent.each(FORMATS)('--to %s --summary', async (to, { expect }) => {
+    const expected = await recordsAfterEachLine(LINES, to);
+    // The check has teeth: records are due mid-stream, not only at the end.
+    expect(expected.afterLine[LINES.length - 1]).toBeGreaterThan(0);
+    const cli = new LiveCli(['normalize', '--to', to, '--summary']);
+    const late: string[] = [];
+    for (let i = 0; i < LINES.length; i++) {
+      const wrote = Date.now();
+      cli.write(LINES[i]!);
+      const want = expected.afterLine[i]!;
+      if (!(await cli.until(() => cli.out.length >= want))) late.push(`line ${i + 1}: ${cli.out.length} of ${want} records`);
+      expect(cli.out.length, `records after line ${i + 1}`).toBe(want);
+      await sleep(Math.max(0, 200 - (Date.now() - wrote)));
+    }
+    cli.end();
+    const exit = await cli.exited;
+    expect(late).toEqual([]);
+    expect(exit.code).toBe(0);
+    expect(cli.out).toHaveLength(expected.total);
+    const summary = JSON.parse(cli.err.at(-1)!) as { inputLines: number };
+    expect(summary.inputLines).toBe(LINES.length);
+  }, 120_000);
+});

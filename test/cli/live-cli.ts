@@ -53,25 +53,28 @@ const DEMO_SESSION = '236a8a83-1c69-47e3-af2a-419b8d41680e';
 
 /**
  * Two Claude stream-json sessions one after the other (the recorded one, then the same with another
- * session id): more than the 64-event grace window, so `--to parts` prints parts mid-stream too.
+ * session id and tool ids): more than the 64-event grace window, so `--to parts` prints parts mid-stream too.
  */
 export function twoSessions(): string[] {
   const one = readFileSync(DEMO, 'utf8').split('\n').filter((l) => l.trim());
-  return [...one, ...one.map((l) => l.replaceAll(DEMO_SESSION, '236a8a83-1c69-47e3-af2a-419b8d41aaaa'))];
+  return [...one, ...one.map((l) => l.replaceAll(DEMO_SESSION, '236a8a83-1c69-47e3-af2a-419b8d41aaaa').replaceAll('toolu_', 'toolx_'))];
 }
 
 /** Records the pipeline has produced after each line (and at the end), for `--to to`: what a live run must have written by then. */
-export async function recordsAfterEachLine(lines: readonly string[], to: OutputFormat): Promise<{ afterLine: number[]; total: number }> {
+export async function recordsAfterEachLine(lines: readonly string[], to: OutputFormat): Promise<{ afterLine: number[]; total: number; records: unknown[] }> {
   let n = 0;
+  const records: unknown[] = [];
   const encoder = isEncodedFormat(to) ? await loadEncoder(to, {}) : undefined;
   const claude = ADAPTERS.find((a) => a.id === 'claude')!;
-  const pipeline = new NormalizePipeline(claude, { to, ...(encoder ? { encoder } : {}) }, { output: () => { n++; }, diagnostic: () => {} });
+  const pipeline = new NormalizePipeline(claude, { to, ...(encoder ? { encoder } : {}) }, { output: (r) => { n++; records.push(r); }, diagnostic: () => {} });
   pipeline.beginFile('-');
+  let offset = 0;
   const afterLine = lines.map((text, i) => {
-    pipeline.line(text, { line: i + 1, offset: 0 });
+    pipeline.line(text, { line: i + 1, offset });
+    offset += Buffer.byteLength(text) + 1;
     return n;
   });
   pipeline.endFile('-');
   pipeline.end();
-  return { afterLine, total: n };
+  return { afterLine, total: n, records };
 }

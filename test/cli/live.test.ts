@@ -11,10 +11,11 @@ const LINES = twoSessions();
 
 describe('normalize on a pipe writes each record before the next line comes', () => {
   // Concurrently: each run waits on its pipe most of the time.
-  it.concurrent.each(FORMATS)('--to %s --summary', async (to, { expect }) => {
+  it.concurrent.for(FORMATS)('--to %s --summary', async (to, { expect }) => {
     const expected = await recordsAfterEachLine(LINES, to);
-    // The check has teeth: records are due mid-stream, not only at the end.
-    expect(expected.afterLine[LINES.length - 1]).toBeGreaterThan(0);
+    // The check has teeth: records are due mid-stream, not only at the end. OTel is the exception:
+    // its spans go out in export requests of many spans, the one of this input at its end.
+    if (to !== 'otel') expect(expected.afterLine[LINES.length - 1]).toBeGreaterThan(0);
     const cli = new LiveCli(['normalize', '--to', to, '--summary']);
     const late: string[] = [];
     for (let i = 0; i < LINES.length; i++) {

@@ -1,0 +1,58 @@
+// Issue 30, the store while live: `normalize --store` on a pipe commits as the agent goes, so a
+// follower (`replay --follow`, through followSession) shows each event while the pipe is still
+// open. Asserted by order: the follower has printed a line's events before the test writes the
+// next line, and the last line's before the pipe closes; on SQLite and PostgreSQL.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import type { ToolEvent } from '../../src/contract/index.js';
+import { openStore } from '../../src/store/open.js';
+import { LiveCli, recordsAfterEachLine, sleep, twoSessions } from '../cli/live-cli.js';
+import { dropTestSchemas, freshPostgresUrl, postgresAvailable } from './pg.js';
+
+const PG = await postgresAvailable();
+const dir = mkdtempSync(join(tmpdir(), 'toolnorm-follow-'));
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await dropTestSchemas();
+});
+
+/** The first recorded session: one session id, so one follower sees all of it. */
+const LINES = twoSessions().slice(0, 47);
+
+const targets = [
+  { name: 'sqlite', available: true, url: () => `sqlite:${join(dir, 'live.db')}` },
+  { name: 'postgres', available: PG, url: freshPostgresUrl },
+];
+
+describe('a follower of a session normalized from a live pipe', () => {
+  it.concurrent.for(targets)('$name: replay --follow prints each line\'s events before the next line is written', async ({ available, url: makeUrl }, { expect, skip }) => {
+    if (!available) skip('PostgreSQL not reachable');
+    const url = makeUrl();
+    const expected = await recordsAfterEachLine(LINES, 'events');
+    const events = expected.records as ToolEvent[];
+    const session = events[0]!.sessionId;
+    // The store exists (and is migrated) before the follower opens it read-only.
+    await (await openStore(url)).close();
+    const follower = new LiveCli(['replay', '--store', url, '--session', session, '--to', 'events', '--follow']);
+    const writer = new LiveCli(['normalize', '--to', 'parts', '--store', url]);
+    const late: string[] = [];
+    for (let i = 0; i < LINES.length; i++) {
+      writer.write(LINES[i]!);
+      const want = expected.afterLine[i]!;
+      if (!(await follower.until(() => follower.out.length >= want))) {
+        late.push(`line ${i + 1}: ${follower.out.length} of ${want} events`);
+        break;
+      }
+      await sleep(50);
+    }
+    expect(late).toEqual([]);
+    // Everything was followed with the pipe still open; only now does it close.
+    expect(follower.out.map((l) => (JSON.parse(l) as ToolEvent).partId)).toEqual(events.map((e) => e.partId));
+    writer.end();
+    expect((await writer.exited).code).toBe(0);
+    follower.proc.kill('SIGINT');
+    expect((await follower.exited).code).toBe(130);
+  }, 120_000);
+});

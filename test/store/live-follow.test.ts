@@ -55,4 +55,64 @@ describe('a follower of a session normalized from a live pipe', () => {
     follower.proc.kill('SIGINT');
     expect((await follower.exited).code).toBe(130);
   }, 120_000);
+
+  it.concurrent.for(targets)('$name: view --serve --follow streams each line\'s parts into the page before the next line is written', async ({ available, url: makeUrl }, { expect, skip }) => {
+    if (!available) skip('PostgreSQL not reachable');
+    const url = makeUrl().replace('live.db', 'view.db');
+    const expected = await recordsAfterEachLine(LINES, 'events');
+    const events = expected.records as ToolEvent[];
+    const session = events[0]!.sessionId;
+    await (await openStore(url)).close();
+    const viewer = new LiveCli(['view', '--store', url, '--session', session, '--serve', '--follow']);
+    try {
+      expect(await viewer.until(() => viewer.err.some((l) => l.includes('serving http://127.0.0.1:')))).toBe(true);
+      const page = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(viewer.err.join('\n'))![1]!;
+      // The page's own event stream (server-sent events), read as the page reads it.
+      const shown = new Set<string>();
+      const stream = new AbortController();
+      const res = await fetch(`${page}events`, { signal: stream.signal });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buffered = '';
+      let wake = () => {};
+      const reading = (async () => {
+        for (;;) {
+          const r = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+          if (r.done) return;
+          buffered += r.value;
+          for (let cut = buffered.indexOf('\n\n'); cut >= 0; cut = buffered.indexOf('\n\n')) {
+            const data = buffered.slice(0, cut).split('\n').find((l) => l.startsWith('data: '));
+            buffered = buffered.slice(cut + 2);
+            if (data) for (const p of (JSON.parse(data.slice(6)) as { parts: { ui: { toolCallId: string } }[] }).parts) shown.add(p.ui.toolCallId);
+          }
+          wake();
+        }
+      })();
+      const until = (done: () => boolean) => new Promise<boolean>((resolve) => {
+        const t = setTimeout(() => resolve(done()), 20_000);
+        const check = () => { if (done()) { clearTimeout(t); resolve(true); } };
+        wake = check;
+        check();
+      });
+      const writer = new LiveCli(['normalize', '--to', 'parts', '--store', url]);
+      const late: string[] = [];
+      for (let i = 0; i < LINES.length; i++) {
+        writer.write(LINES[i]!);
+        const parts = new Set(events.slice(0, expected.afterLine[i]!).map((e) => e.partId));
+        if (!(await until(() => [...parts].every((id) => shown.has(id))))) {
+          late.push(`line ${i + 1}: ${[...parts].filter((id) => !shown.has(id)).join(', ')} not shown`);
+          break;
+        }
+        await sleep(50);
+      }
+      expect(late).toEqual([]);
+      expect(shown.size).toBe(new Set(events.map((e) => e.partId)).size);
+      writer.end();
+      expect((await writer.exited).code).toBe(0);
+      stream.abort();
+      await reading;
+    } finally {
+      viewer.proc.kill('SIGINT');
+    }
+    expect((await viewer.exited).code).toBe(130);
+  }, 120_000);
 });

@@ -3,10 +3,10 @@
 // records written to `out`, diagnostics to `err` and events to the store sink.
 //
 // Regular files are written in large buffered chunks. A live input (Input.live: a pipe, a socket,
-// a terminal) gets its records out while it waits for its next line: whenever no line is ready the
-// store's pending batch is committed and then the output is written, so a record on stdout is
-// already in the store, and nothing waits for a buffer to fill. While lines keep coming, output is
-// still written at least every LIVE_FLUSH_MS.
+// a terminal) gets its records out while it waits for its next line: whenever no line is ready, and
+// at least every LIVE_FLUSH_MS while lines keep coming, the store's pending batch is committed and
+// then the output is written. So a record on stdout is already in the store, and nothing waits for a
+// buffer to fill.
 //
 // An interrupt (`signal`) ends the run after the line being handled: the caller then ends the
 // pipeline (parts still open are printed with their last state), commits and prints the summary.
@@ -78,11 +78,13 @@ export async function normalizeInputs(o: NormalizeRunOptions): Promise<Normalize
     await out.flush(true);
   };
   const pump = async (live: boolean) => {
-    if (out.pending >= FILE_FLUSH_BYTES || (live && out.pending && Date.now() - lastWrite >= LIVE_FLUSH_MS)) await write();
+    if (live) {
+      if (out.pending && (out.pending >= FILE_FLUSH_BYTES || Date.now() - lastWrite >= LIVE_FLUSH_MS)) await idle();
+    } else if (out.pending >= FILE_FLUSH_BYTES) await write();
     if (err.pending) await err.flush(true);
     if (store?.due()) await store.flush();
   };
-  // The store first: a record once on stdout is already committed.
+  // For a live input the store goes first: a record once on stdout is already committed.
   const idle = async () => {
     if (store?.pendingEvents) await store.flush();
     if (out.pending) await write();

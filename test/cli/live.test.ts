@@ -11,7 +11,7 @@ const LINES = twoSessions();
 
 describe('normalize on a pipe writes each record before the next line comes', () => {
   // Concurrently: each run waits on its pipe most of the time.
-  it.concurrent.for(FORMATS)('--to %s --summary', async (to, { expect }) => {
+  it.concurrent.for(FORMATS)('--to %s --summary', { timeout: 120_000 }, async (to, { expect }) => {
     const expected = await recordsAfterEachLine(LINES, to);
     // The check has teeth: records are due mid-stream, not only at the end. OTel is the exception:
     // its spans go out in export requests of many spans, the one of this input at its end.
@@ -36,5 +36,5 @@ describe('normalize on a pipe writes each record before the next line comes', ()
     expect(cli.out).toHaveLength(expected.total);
     const summary = JSON.parse(cli.err.at(-1)!) as { inputLines: number };
     expect(summary.inputLines).toBe(LINES.length);
-  }, 120_000);
+  });
 });

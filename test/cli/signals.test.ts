@@ -39,7 +39,7 @@ const STORES = [
 const cases = STORES.flatMap((s) => (Object.keys(CODES) as (keyof typeof CODES)[]).map((signal) => ({ ...s, signal })));
 
 describe('a stop signal mid-stream', () => {
-  it.concurrent.for(cases)('$signal with $name: every part so far is printed and stored, the summary too, exit code', async ({ signal, available, url: makeUrl }, { expect, skip }) => {
+  it.concurrent.for(cases)('$signal with $name: every part so far is printed and stored, the summary too, exit code', { timeout: 120_000 }, async ({ signal, available, url: makeUrl }, { expect, skip }) => {
     if (!available) skip('PostgreSQL not reachable');
     const url = makeUrl();
     const prefix = LINES.slice(0, BEFORE_SIGNAL);
@@ -70,7 +70,7 @@ describe('a stop signal mid-stream', () => {
         await store.close();
       }
     }
-  }, 120_000);
+  });
 });
 
 describe('watchInterrupts', () => {

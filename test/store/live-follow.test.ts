@@ -1,7 +1,8 @@
 // Issue 30, the store while live: `normalize --store` on a pipe commits as the agent goes, so a
 // follower (`replay --follow`, through followSession) shows each event while the pipe is still
 // open. Asserted by order: the follower has printed a line's events before the test writes the
-// next line, and the last line's before the pipe closes; on SQLite and PostgreSQL.
+// next line, and the last line's before the pipe closes; on SQLite and PostgreSQL. And what the
+// writer has printed is already in the store.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ const targets = [
 ];
 
 describe('a follower of a session normalized from a live pipe', () => {
-  it.concurrent.for(targets)('$name: replay --follow prints each line\'s events before the next line is written', async ({ available, url: makeUrl }, { expect, skip }) => {
+  it.concurrent.for(targets)('$name: replay --follow prints each line\'s events before the next line is written', { timeout: 120_000 }, async ({ available, url: makeUrl }, { expect, skip }) => {
     if (!available) skip('PostgreSQL not reachable');
     const url = makeUrl();
     const expected = await recordsAfterEachLine(LINES, 'events');
@@ -36,27 +37,35 @@ describe('a follower of a session normalized from a live pipe', () => {
     // The store exists (and is migrated) before the follower opens it read-only.
     await (await openStore(url)).close();
     const follower = new LiveCli(['replay', '--store', url, '--session', session, '--to', 'events', '--follow']);
-    const writer = new LiveCli(['normalize', '--to', 'parts', '--store', url]);
+    const writer = new LiveCli(['normalize', '--to', 'events', '--store', url]);
+    const reader = await openStore(url, { readOnly: true });
     const late: string[] = [];
+    const ahead: string[] = [];
     for (let i = 0; i < LINES.length; i++) {
       writer.write(LINES[i]!);
       const want = expected.afterLine[i]!;
+      // What the writer has printed is already committed: stdout never runs ahead of the store.
+      expect(await writer.until(() => writer.out.length >= want)).toBe(true);
+      const head = await reader.head(session);
+      if (head < writer.out.length) ahead.push(`line ${i + 1}: ${writer.out.length} printed, ${head} stored`);
       if (!(await follower.until(() => follower.out.length >= want))) {
         late.push(`line ${i + 1}: ${follower.out.length} of ${want} events`);
         break;
       }
       await sleep(50);
     }
+    await reader.close();
     expect(late).toEqual([]);
+    expect(ahead).toEqual([]);
     // Everything was followed with the pipe still open; only now does it close.
     expect(follower.out.map((l) => (JSON.parse(l) as ToolEvent).partId)).toEqual(events.map((e) => e.partId));
     writer.end();
     expect((await writer.exited).code).toBe(0);
     follower.proc.kill('SIGINT');
     expect((await follower.exited).code).toBe(130);
-  }, 120_000);
+  });
 
-  it.concurrent.for(targets)('$name: view --serve --follow streams each line\'s parts into the page before the next line is written', async ({ available, url: makeUrl }, { expect, skip }) => {
+  it.concurrent.for(targets)('$name: view --serve --follow streams each line\'s parts into the page before the next line is written', { timeout: 120_000 }, async ({ available, url: makeUrl }, { expect, skip }) => {
     if (!available) skip('PostgreSQL not reachable');
     const url = makeUrl().replace('live.db', 'view.db');
     const expected = await recordsAfterEachLine(LINES, 'events');
@@ -114,5 +123,5 @@ describe('a follower of a session normalized from a live pipe', () => {
       viewer.proc.kill('SIGINT');
     }
     expect((await viewer.exited).code).toBe(130);
-  }, 120_000);
+  });
 });

@@ -353,20 +353,15 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     const name = f.name === '-' ? 'stdin' : f.name;
     const source = { provider: this.definition.provider, ...(f.name !== '-' ? { file: f.name } : {}) };
     const other = f.looksLike && f.looksLike.id !== this.definition.id ? f.looksLike : undefined;
-    if (other && f.eventLines === 0) {
-      // The adapter may take a foreign line for one of its own with no tool data (a Codex line is
-      // a JSON object, as most OpenCode lines are): the sniffers say what the input is.
+    // An adapter may take a foreign line for one of its own with no tool data (a Codex line is a
+    // JSON object, as most OpenCode lines are): when the file gave no event, the sniffers say what it is.
+    if ((f.recognized === 0 && f.unrecognized + f.reported > 0) || (other && f.eventLines === 0)) {
+      const taken = f.recognized ? `, ${f.recognized} taken for lines with no tool data` : '';
       this.onDiagnostic({
         severity: 'error',
         code: 'unrecognized_input',
-        message: `no line of ${name} was recognized as ${this.definition.id} input: it looks like ${other.id} input (try --from ${other.id}, or --from auto)`,
-        source,
-      });
-    } else if (f.recognized === 0 && f.unrecognized + f.reported > 0) {
-      this.onDiagnostic({
-        severity: 'error',
-        code: 'unrecognized_input',
-        message: `no line of ${name} was recognized as ${this.definition.id} input (${f.unrecognized} not recognized, ${f.reported} reported as malformed or unusable${f.tooLarge ? `, ${f.tooLarge} too large` : ''}); check --from`,
+        message: `no line of ${name} was recognized as ${this.definition.id} input (${f.unrecognized} not recognized, ${f.reported} reported as malformed or unusable${f.tooLarge ? `, ${f.tooLarge} too large` : ''}${taken})` +
+          (other ? `: it looks like ${other.id} input (try --from ${other.id}, or --from auto)` : '; check --from'),
         source,
       });
     } else if (f.unrecognized > 0) {

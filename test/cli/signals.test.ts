@@ -4,7 +4,7 @@
 // what the pipeline itself produces for the lines read before the signal: the output is exactly
 // those parts, and the store holds exactly those events (SQLite, and PostgreSQL when reachable).
 import { join } from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { watchInterrupts } from '../../src/cli/interrupts.js';
@@ -70,6 +70,28 @@ describe('a stop signal mid-stream', () => {
         await store.close();
       }
     }
+  });
+});
+
+describe('view from a pipe that stays open', () => {
+  it('SIGINT writes the page with what was read and exits 130, without waiting for the pipe to close', async () => {
+    const page = join(dir, 'live.html');
+    const view = new LiveCli(['view', '-o', page, '-']);
+    const lines = LINES.slice(0, 47);
+    for (const l of lines) view.write(l);
+    // Started and reading (nothing is observable before the page is written, so a pause, not an assertion).
+    await new Promise((r) => setTimeout(r, 2000));
+    view.proc.kill('SIGINT');
+    let ended = false;
+    void view.exited.then(() => { ended = true; });
+    expect(await view.until(() => ended)).toBe(true);
+    expect((await view.exited).code).toBe(130);
+    const wrote = /^toolnorm view: wrote .*live\.html \((\d+) parts/.exec(view.err.join('\n'));
+    expect(wrote, view.err.join('\n')).not.toBeNull();
+    expect(Number(wrote![1])).toBeLessThanOrEqual(18);
+    expect(readFileSync(page, 'utf8')).toMatch(/^<!doctype html>/i);
+    // The pipe was never closed by the test: the signal, not the end of input, ended the run.
+    expect(view.proc.stdin.writableEnded).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@
 // The viewer itself (src/view) is loaded only when this command runs.
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
+import { PassThrough, type Readable } from 'node:stream';
 import { watchInterrupts } from '../interrupts.js';
 
 const USAGE = `Usage: toolnorm view [options] FILE...|-
@@ -27,7 +28,8 @@ Options:
                       open page (server-sent events) until Ctrl-C
 
 Exit: 0, 1 when an input or the store cannot be read, 2 on bad usage; 130, 143 or 129 after
-SIGINT, SIGTERM or SIGHUP (a page being written is finished first; a second signal exits at once).`;
+SIGINT, SIGTERM or SIGHUP (a page being written is finished first, one from stdin with what was
+read until the signal; a second signal exits at once).`;
 
 export const viewCommand: Command = {
   name: 'view',
@@ -80,10 +82,27 @@ export const viewCommand: Command = {
         follow: v.follow!,
         port,
         signal: interrupts.signal,
-      }, io);
+      }, { ...io, stdin: cutAtSignal(io.stdin, parsed.positionals.includes('-'), interrupts.signal) });
       return interrupts.exitCode(code);
     } finally {
       interrupts.dispose();
     }
   },
 };
+
+/**
+ * A page made from stdin (an agent still writing into the pipe) is cut at a stop signal: the viewer
+ * reads stdin through a stream that ends there, so the page shows everything read until then
+ * instead of waiting for the pipe to close.
+ */
+function cutAtSignal(stdin: Readable, used: boolean, signal: AbortSignal): Readable {
+  if (!used) return stdin;
+  const cut = new PassThrough();
+  stdin.pipe(cut);
+  signal.addEventListener('abort', () => {
+    stdin.unpipe(cut);
+    stdin.pause();
+    cut.end();
+  }, { once: true });
+  return cut;
+}

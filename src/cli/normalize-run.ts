@@ -10,17 +10,18 @@
 //
 // An interrupt (`signal`) ends the run after the line being handled: the caller then ends the
 // pipeline (parts still open are printed with their last state), commits and prints the summary.
-import type { Writable } from 'node:stream';
-import { ADAPTER_IDS, detectAdapter } from '../adapters/registry.js';
+import type { Readable, Writable } from 'node:stream';
+import { ADAPTERS, ADAPTER_IDS, detectAdapter } from '../adapters/registry.js';
 import type { AdapterDefinition } from '../adapters/types.js';
-import { readLines, type Line } from '../pipeline/lines.js';
-import type { NormalizePipeline, Summary } from '../pipeline/normalize.js';
+import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../pipeline/lines.js';
+import { NormalizePipeline, type NormalizeOptions, type OutputFormat, type Summary } from '../pipeline/normalize.js';
 import { StoreError } from '../store/errors.js';
 import type { StoreSink } from '../store/sink.js';
-import type { Input } from './inputs.js';
+import { isEncodedFormat, loadEncoder } from './encoders.js';
+import { streamInput, type Input } from './inputs.js';
 import { LineSource } from './line-source.js';
 import { OutputError } from './output-errors.js';
-import type { LineWriter } from './writer.js';
+import { LineWriter } from './writer.js';
 
 /** Output bytes buffered before a write, for regular files. */
 export const FILE_FLUSH_BYTES = 64 * 1024;
@@ -219,4 +220,53 @@ export async function runNormalize(o: NormalizeRunOptions): Promise<NormalizeRun
   await o.out.close();
   await o.err.close();
   return { ...r, summary };
+}
+
+export interface StreamRunOptions {
+  /** The input's name in diagnostics and `source.file` (e.g. the agent's command). */
+  name: string;
+  stream: Readable;
+  /** Default: told from the stream (only a stream backed by a regular file is not live). */
+  live?: boolean;
+  to: OutputFormat;
+  /** The input format (default: told from the first lines). */
+  from?: AdapterDefinition;
+  stdout: Writable;
+  stderr: Writable;
+  command: string;
+  store?: StoreSink;
+  signal?: AbortSignal;
+  /** Diagnostics are counted, not printed. */
+  quiet?: boolean;
+  /** Anything else for the pipeline (session id, cwd, clock…); an encoded format's encoder is loaded here. */
+  pipeline?: Partial<NormalizeOptions>;
+  maxLineBytes?: number;
+}
+
+/**
+ * One stream normalized as it comes, written to `stdout` (records) and `stderr` (diagnostics), with
+ * its events to `store`: what a command that runs an agent (`toolnorm record`) needs. The caller
+ * owns the store sink and closes it.
+ */
+export async function runStream(o: StreamRunOptions): Promise<NormalizeRunResult & { summary: Summary }> {
+  const encoder = o.pipeline?.encoder ?? (isEncodedFormat(o.to) ? await loadEncoder(o.to, {}) : undefined);
+  const out = new LineWriter(o.stdout);
+  const err = new LineWriter(o.stderr, 0, 'stderr');
+  const pipeline = new NormalizePipeline(o.from ?? ADAPTERS[0]!, { ...o.pipeline, to: o.to, ...(encoder ? { encoder } : {}) }, {
+    output: (r) => out.json(r),
+    diagnostic: (d) => { if (!o.quiet) err.json(d); },
+    event: o.store ? (e) => o.store!.add(e) : undefined,
+  });
+  return runNormalize({
+    inputs: [streamInput(o.name, o.stream, o.live)],
+    pipeline,
+    out,
+    err,
+    stderr: o.stderr,
+    command: o.command,
+    store: o.store,
+    fixed: o.from,
+    maxLineBytes: o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    signal: o.signal,
+  });
 }

@@ -2,7 +2,9 @@
 // and never run: what the ecosystem encoders return is assignable, with no cast, to the ecosystems'
 // own published types, so an app can hand it to them directly.
 import type { UIMessage, UIMessageChunk } from 'ai';
+import type { BaseEvent, Event as AgUiCoreEvent } from '@ag-ui/core';
 import { aiSdkChunksOf, toAiSdkPart, type AiSdkChunk, type AiSdkToolPart } from '../../src/ai-sdk/index.js';
+import { agUiEventsOf, type AgUiEvent } from '../../src/ag-ui/index.js';
 import type { NormalizedToolPart } from '../../src/index.js';
 
 declare const part: NormalizedToolPart;
@@ -19,3 +21,8 @@ declare const chunk: Ai6Chunk;
 export const uiChunk: UIMessageChunk = chunk;
 export const chunks: UIMessageChunk[] = aiSdkChunksOf([['s', [part]]]).filter((c): c is Ai6Chunk => c.type !== 'tool-approval-response');
 
+
+// AG-UI: the events are @ag-ui/core's (its `type` is the EventType enum, not a string).
+export const baseEvents: BaseEvent[] = agUiEventsOf([['s', [part]]]);
+declare const agUiEvent: AgUiEvent;
+export const coreEvent: AgUiCoreEvent = agUiEvent;

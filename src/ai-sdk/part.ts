@@ -46,7 +46,7 @@ export const denialReason = (part: NormalizedToolPart): { reason?: string } => (
 export const toolPartType = (name: string, options: AiSdkOptions): { type: 'dynamic-tool'; toolName: string } | { type: `tool-${string}` } =>
   options.partType === 'static' ? { type: `tool-${name}` } : { type: 'dynamic-tool', toolName: name };
 
-/** An AI SDK 6 tool UI part; `ai`'s `validateUIMessages` accepts every one (test/ai-sdk). */
+/** An AI SDK 6/7 tool UI part; `ai`'s `validateUIMessages` accepts every one (test/ai-sdk). */
 export function toAiSdkPart(part: NormalizedToolPart, options: AiSdkOptions = {}): AiSdkToolPart {
   const head = { ...toolPartType(part.name, options), toolCallId: part.id, ...titleOf(part) };
   const callProviderMetadata = providerMetadataOf(part, options);

@@ -105,6 +105,16 @@ export class AiSdkChunkEncoder implements StreamEncoder {
     const key = this.key(sessionId, part.id);
     const c = this.calls.get(key) ?? this.startCall(sessionId, part);
     this.calls.delete(key);
+    this.settle(sessionId, part, c);
+  }
+
+  /** Live input, paused: a final part's enrichment since its outcome goes out now rather than at `final`. */
+  preview(sessionId: string, part: NormalizedToolPart): void {
+    this.settle(sessionId, part, this.calls.get(this.key(sessionId, part.id)) ?? this.startCall(sessionId, part));
+  }
+
+  /** Sends what the call still lacks of the part as it is: its outcome, or enrichment after it. */
+  private settle(sessionId: string, part: NormalizedToolPart, c: CallState): void {
     if (c.sent === Sent.Done) {
       // Enrichment after the outcome (e.g. a subagent's task notification) is sent again whole.
       if (c.doneInput !== part.input || c.doneMeta !== JSON.stringify(providerMetadataOf(part, this.opts(sessionId)))) this.outcome(sessionId, part, c);

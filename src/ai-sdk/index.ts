@@ -7,7 +7,11 @@ export { AI_SDK_STATES, aiSdkState, approvalIdOf, isDenied, providerMetadataOf, 
 export { AiSdkChunkEncoder, aiSdkChunksOf, aiSdkStreamEncoder } from './chunks.js';
 export type { AiSdkChunk, AiSdkOptions, AiSdkToolPart, AiSdkToolState, JsonValue, ProviderMetadata } from './types.js';
 
-/** Pipeline encoder for `--to ai-sdk`: one tool part per final part. */
+/**
+ * Pipeline encoder for `--to ai-sdk`: one tool part per final part. On a live input a final part is
+ * also printed when the input pauses (`preview`), and again at `final` only if it changed since.
+ */
 export const aiSdkPartEncoder = (options: Omit<AiSdkOptions, 'sessionId'> = {}): StreamEncoderFactory => (sinks) => ({
-  final: (sessionId, part) => sinks.output(toAiSdkPart(part, { ...options, sessionId })),
+  final: (sessionId, part, unchanged) => { if (!unchanged) sinks.output(toAiSdkPart(part, { ...options, sessionId })); },
+  preview: (sessionId, part) => sinks.output(toAiSdkPart(part, { ...options, sessionId })),
 });

@@ -6,7 +6,8 @@
 // a terminal) gets its records out while it waits for its next line: whenever no line is ready, and
 // at least every LIVE_FLUSH_MS while lines keep coming, the store's pending batch is committed and
 // then the output is written. So a record on stdout is already in the store, and nothing waits for a
-// buffer to fill.
+// buffer to fill. While it waits, the parts that `parts`, `ui` and `ai-sdk` print once final are
+// printed too, without waiting out their grace window (see NormalizePipeline.showHeld).
 //
 // An interrupt (`signal`) ends the run after the line being handled: the caller then ends the
 // pipeline (parts still open are printed with their last state), commits and prints the summary.
@@ -91,6 +92,12 @@ export async function normalizeInputs(o: NormalizeRunOptions): Promise<Normalize
     if (out.pending) await write();
     if (err.pending) await err.flush(true);
   };
+  // A live input waiting for its next line: the final parts still held for the grace window are
+  // printed too (the pipeline's showHeld), so a finished call is out while the agent thinks on.
+  const waiting = async () => {
+    pipeline.showHeld();
+    await idle();
+  };
   const cannotRead = (shown: string, e: unknown) => {
     o.stderr.write(`toolnorm ${o.command}: cannot read ${shown}: ${(e as Error).message}\n`);
     failedInput = true;
@@ -110,7 +117,7 @@ export async function normalizeInputs(o: NormalizeRunOptions): Promise<Normalize
       cannotRead(shown, e);
       continue;
     }
-    const source = new LineSource(lines, live, idle, signal);
+    const source = new LineSource(lines, live, waiting, signal);
     const buffered: Line[] = [];
     /** The first non-empty lines, to tell the format (or, under --from, what the input looks like). */
     const sample: string[] = [];

@@ -14,8 +14,18 @@ export interface StreamEncoder {
    * the event means something to it.
    */
   change?(sessionId: string, event: ToolEvent, part: () => NormalizedToolPart): void;
-  /** The part is final (or still open at the end of input) and leaves memory: called once per part. */
-  final(sessionId: string, part: NormalizedToolPart): void;
+  /**
+   * The part is final (or still open at the end of input) and leaves memory: called once per part.
+   * `unchanged`: it was given to `preview` just as it is now, so an encoder that prints final parts
+   * prints nothing more for it.
+   */
+  final(sessionId: string, part: NormalizedToolPart, unchanged?: boolean): void;
+  /**
+   * A live input waits for its next line: this final part is still held for the grace window
+   * (late enrichment may change it), and is to be shown now. Called again if it changes, and
+   * `final` follows. Only encoders that would otherwise hold back a final part until `final` need it.
+   */
+  preview?(sessionId: string, part: NormalizedToolPart): void;
   /** End of input: close what is open. */
   end?(): void;
 }

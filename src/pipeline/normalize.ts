@@ -167,6 +167,14 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
    */
   private readonly queue: { session: Session; id: string; at: number }[] = [];
   private queueHead = 0;
+  /**
+   * Parts of the queue printed early by `showHeld` (live input only; empty otherwise), by
+   * `${sessionId}\0${partId}`: the record and the JSON of the part as printed, so a part that has
+   * not changed by the time it retires is not printed again.
+   */
+  private readonly shown = new Map<string, { record: PartRecord; json: string }>();
+  /** `eventCount` at the last `showHeld`: with no event since, nothing can have changed. */
+  private shownAt = -1;
   private readonly reducer: Reducer;
   private adapter: Adapter;
   private readonly retireAfter: number;
@@ -244,6 +252,37 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     } finally {
       items.length = 0;
     }
+  }
+
+  /**
+   * For a live input that waits for its next line: prints now the final parts still held for the
+   * grace window (those not printed yet, and those changed since they were), so nobody waits 64
+   * events for a finished call. They stay held: a part changed later (late enrichment) is printed
+   * again when it retires, one that did not change is not. Summary counts are taken at retirement,
+   * once per part. Only formats that print a part once it is final do this (`parts`, `ui`, and
+   * encoders with `preview`); the others already print every change as it comes.
+   */
+  showHeld(): void {
+    if (this.shownAt === this.eventCount || !this.previews) return;
+    this.shownAt = this.eventCount;
+    for (let i = this.queueHead; i < this.queue.length; i++) {
+      const t = this.queue[i]!;
+      const record = t.session.state.parts.get(t.id);
+      if (!record) continue;
+      const key = `${t.session.id}\u0000${t.id}`;
+      const prev = this.shown.get(key);
+      if (prev?.record === record) continue;
+      const part = projectPart(record, { output: this.options.output });
+      const json = JSON.stringify(part);
+      if (prev?.json === json) { prev.record = record; continue; }
+      this.shown.set(key, { record, json });
+      this.print(t.session, part);
+    }
+  }
+
+  /** Whether `showHeld` has anything to do for this format. */
+  private get previews(): boolean {
+    return this.options.to === 'parts' || this.options.to === 'ui' || this.encoder?.preview !== undefined;
   }
 
   /** Parts currently held in memory (in flight, or final and waiting out the grace window). */
@@ -515,14 +554,30 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     this.summary.parts++;
     this.summary.byKind[part.kind] = (this.summary.byKind[part.kind] ?? 0) + 1;
     this.summary.byState[part.state] = (this.summary.byState[part.state] ?? 0) + 1;
-    if (this.options.to === 'parts') this.sinks.output(part);
-    else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
-    else if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(session.id, record)) this.writeAcp(frame);
-    else if (this.encoder) this.encoder.final(session.id, part);
+    // Printed early by showHeld (live input): printed again only if it changed since.
+    let unchanged = false;
+    if (this.shown.size !== 0) {
+      const key = `${session.id}\u0000${record.id}`;
+      const prev = this.shown.get(key);
+      if (prev) {
+        this.shown.delete(key);
+        unchanged = prev.record === record || prev.json === JSON.stringify(part);
+      }
+    }
+    if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(session.id, record)) this.writeAcp(frame);
+    else if (this.encoder) this.encoder.final(session.id, part, unchanged);
+    else if (!unchanged) this.print(session, part);
     // An evicted part is already in `evicted` (see evict), which is kept longer.
     if (!evicting) this.retired.add(`${session.id}\u0000${record.id}`);
     session.state = withState(session.state, { parts: session.state.parts.delete(record.id) });
     this.held--;
+  }
+
+  /** A final part in the `parts` or `ui` format; an encoder's `preview` for the others. */
+  private print(session: Session, part: NormalizedToolPart): void {
+    if (this.options.to === 'parts') this.sinks.output(part);
+    else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
+    else this.encoder?.preview?.(session.id, part);
   }
 
   /**

@@ -60,8 +60,12 @@ export function twoSessions(): string[] {
   return [...one, ...one.map((l) => l.replaceAll(DEMO_SESSION, '236a8a83-1c69-47e3-af2a-419b8d41aaaa').replaceAll('toolu_', 'toolx_'))];
 }
 
-/** Records the pipeline has produced after each line (and at the end), for `--to to`: what a live run must have written by then. */
-export async function recordsAfterEachLine(lines: readonly string[], to: OutputFormat): Promise<{ afterLine: number[]; total: number; records: unknown[] }> {
+/**
+ * Records the pipeline has produced after each line (and at the end), for `--to to`. With `live`,
+ * as on a pipe that pauses after every line (the pipeline's `showHeld` after each): what a live run
+ * must have written by then. Without, as a regular file gives them.
+ */
+export async function recordsAfterEachLine(lines: readonly string[], to: OutputFormat, options: { live?: boolean } = {}): Promise<{ afterLine: number[]; total: number; records: unknown[] }> {
   let n = 0;
   const records: unknown[] = [];
   const encoder = isEncodedFormat(to) ? await loadEncoder(to, {}) : undefined;
@@ -72,6 +76,7 @@ export async function recordsAfterEachLine(lines: readonly string[], to: OutputF
   const afterLine = lines.map((text, i) => {
     pipeline.line(text, { line: i + 1, offset });
     offset += Buffer.byteLength(text) + 1;
+    if (options.live) pipeline.showHeld();
     return n;
   });
   pipeline.endFile('-');

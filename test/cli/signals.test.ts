@@ -26,7 +26,7 @@ const LINES = twoSessions();
  * Stopped in the middle of the second session: parts of both are done, some are still open. The
  * last line before the signal prints a part, so its arrival says the child has read every line.
  */
-const ALL_PARTS = await recordsAfterEachLine(LINES, 'parts');
+const ALL_PARTS = await recordsAfterEachLine(LINES, 'parts', { live: true });
 const BEFORE_SIGNAL = ALL_PARTS.afterLine.findIndex((n, i) => i >= 70 && n > ALL_PARTS.afterLine[i - 1]!) + 1;
 const CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 let n = 0;
@@ -43,7 +43,8 @@ describe('a stop signal mid-stream', () => {
     if (!available) skip('PostgreSQL not reachable');
     const url = makeUrl();
     const prefix = LINES.slice(0, BEFORE_SIGNAL);
-    const parts = await recordsAfterEachLine(prefix, 'parts');
+    // As the live run prints them: final parts at each pause, then the open ones at the signal.
+    const parts = await recordsAfterEachLine(prefix, 'parts', { live: true });
     const events = (await recordsAfterEachLine(prefix, 'events')).records as ToolEvent[];
     // Parts still open when the signal comes: they must be printed all the same.
     expect((parts.records as { state: string }[]).some((p) => p.state === 'started' || p.state === 'running')).toBe(true);

@@ -11,7 +11,8 @@
 // --requests appends each request the model got as a JSON line; --status writes how the agent
 // ended, {"code":…,"signal":…}.
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SCENARIO_NAMES, startResponsesModel, type ModelRequest, type ScenarioName } from './responses-model.js';
 import { startMessagesModel } from './messages-model.js';
@@ -23,14 +24,25 @@ const AGENTS = {
   codex: async (scenario: ScenarioName, home: string, log?: (r: ModelRequest) => void) => {
     const model = await startResponsesModel(scenario, log);
     writeCodexHome(home, model.baseUrl);
-    return { model, env: { ...process.env, CODEX_HOME: home, [CODEX_KEY_ENV]: 'loopback' } };
+    return { model, env: { ...process.env, ...scratchHome(home), CODEX_HOME: home, [CODEX_KEY_ENV]: 'loopback' } };
   },
   claude: async (scenario: ScenarioName, home: string, log?: (r: ModelRequest) => void) => {
     const model = await startMessagesModel(scenario, process.cwd(), log);
-    return { model, env: claudeEnv(home, model.baseUrl, process.env) };
+    return { model, env: { ...claudeEnv(home, model.baseUrl, process.env), ...scratchHome(home) } };
   },
 };
 type AgentName = keyof typeof AGENTS;
+
+/**
+ * Both agents run their commands in a login shell (Codex `bash -lc`, Claude Code from a snapshot of
+ * the user's shell set-up), which reads the real user's ~/.profile and ~/.bashrc: one that hangs
+ * (a stale `pyenv rehash` lock did, here) hangs every command. The agent gets an empty HOME of its own.
+ */
+function scratchHome(home: string): NodeJS.ProcessEnv {
+  const user = join(home, 'user-home');
+  mkdirSync(user, { recursive: true });
+  return { HOME: user };
+}
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 

@@ -19,6 +19,9 @@ const call = (turn: number, n: number) => `call_t${turn}_${n}`;
 
 const functionCall = (name: string, args: unknown) => (turn: number, n = 0): ResponseItem => ({ type: 'function_call', name, call_id: call(turn, n), arguments: JSON.stringify(args) });
 const shell = (cmd: string) => functionCall('exec_command', { cmd });
+// Codex hands a command back as still running after its yield time (10 s by default): on a loaded
+// machine even `cat` can take that long, so the short commands ask Codex to wait for them.
+const shellToEnd = (cmd: string) => functionCall('exec_command', { cmd, yield_time_ms: 120_000 });
 const message = (text: string): ResponseItem => ({ type: 'message', role: 'assistant', id: 'msg_final', content: [{ type: 'output_text', text }] });
 const patch = (text: string) => (turn: number, n = 0): ResponseItem => ({ type: 'custom_tool_call', name: 'apply_patch', call_id: call(turn, n), input: text });
 
@@ -32,14 +35,14 @@ export const SCENARIOS = {
       { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: '**Looking around**' }] },
       functionCall('update_plan', { plan: [{ step: 'Look around', status: 'in_progress' }, { step: 'Write hello.txt', status: 'pending' }] })(t, 0),
       // One stream (2>&1): the agent's captured output then comes in one order on every run.
-      shell('echo hi && ls /nonexistent_dir 2>&1')(t, 1),
+      shellToEnd('echo hi && ls /nonexistent_dir 2>&1')(t, 1),
     ] },
     { items: (t) => [
       { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'toolnorm record', queries: ['toolnorm record'] } },
       patch(ADD_HELLO)(t, 0),
     ] },
     { items: (t) => [
-      shell('cat hello.txt')(t, 0),
+      shellToEnd('cat hello.txt')(t, 0),
       functionCall('update_plan', { plan: [{ step: 'Look around', status: 'completed' }, { step: 'Write hello.txt', status: 'completed' }] })(t, 1),
     ] },
     { items: () => [message('Wrote hello.txt.')] },

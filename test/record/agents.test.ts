@@ -3,7 +3,7 @@
 // for Codex, the Messages API for Claude Code), each inside a network namespace of its own. Every
 // run also tees the agent's stdout to a file of its own (test/agents/loopback-run.ts), so the raw
 // recording is compared with the bytes the agent actually wrote.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +65,9 @@ const AGENTS: AgentCase[] = [
     lastLine: 'result',
     failLines: ['system', 'assistant', 'result'],
     commandStarted: '"id":"toolu_t0_0","name":"Bash"',
-    commandDone: '"tool_use_id":"toolu_t0_0"',
+    // Interrupted, Claude Code may still report the call (as rejected); finished, it would carry the
+    // command's last output line.
+    commandDone: 'started\\nfinished',
     commandPart: 'toolu_t0_0',
     sigintStatus: 0,
   },
@@ -84,6 +86,10 @@ function setup(a: AgentCase, scenario: ScenarioName) {
 const agentEnd = (status: string) => JSON.parse(readFileSync(status, 'utf8')) as { code: number | null; signal: NodeJS.Signals | null };
 const types = (raw: Buffer) => (jsonLines(raw.toString()) as { type: string }[]).map((l) => l.type);
 const modelTurns = (requests: string) => (jsonLines(readFileSync(requests, 'utf8')) as { turn?: number; outputs: Record<string, string> }[]).filter((q) => q.turn !== undefined);
+
+// A real agent binary on a shared 2-core machine can take minutes for a few turns: the budget is
+// for a loaded CI run, and no assertion is on time.
+vi.setConfig({ testTimeout: 400_000 });
 
 describe.each(AGENTS)('toolnorm record -- $name (real binary, loopback model)', (a) => {
   it.skipIf(!a.bin)('tools: the raw file is the bytes the agent wrote; live parts and stored events equal a later normalize of the raw file; exit 0', async () => {

@@ -104,11 +104,19 @@ describe('a piped stdin is the input when no FILE is named', () => {
     expect(r.stderr).not.toContain('demo');
   });
 
-  it('control: with /dev/null on stdin (nothing piped) compress and view still ask for a FILE', () => {
+  it('exec reads the tool\'s JSON input from it', () => {
+    const r = sh(`printf '{"path":"package.json","limit":1}' | ${TOOLNORM} exec file_read`);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'file_read', state: 'complete', output: { text: expect.stringContaining('{') } });
+  });
+
+  it('control: with /dev/null on stdin (nothing piped) compress and view still ask for a FILE, exec for its JSON', () => {
     for (const command of ['compress', 'view']) {
       const r = sh(`${TOOLNORM} ${command} < /dev/null`);
       expect([command, r.code, r.stderr]).toEqual([command, 2, expect.stringMatching(new RegExp(`^toolnorm ${command}: missing FILE.*\\(see \`toolnorm ${command} --help\`\\)\\n$`))]);
     }
+    const exec = sh(`${TOOLNORM} exec file_read < /dev/null`);
+    expect([exec.code, exec.stderr]).toEqual([2, expect.stringMatching(/^toolnorm exec: missing the JSON input of file_read.*\(see `toolnorm exec --help`\)\n$/)]);
   });
 });
 

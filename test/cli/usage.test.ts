@@ -64,7 +64,7 @@ describe('help and version', () => {
       const viaHelp = await cli(['help', name]);
       const viaFlag = await cli([name, '--help']);
       expect([name, viaHelp.code, viaHelp.stdout]).toEqual([name, 0, viaFlag.stdout]);
-      expect(viaHelp.stdout).toMatch(new RegExp(`^Usage: toolnorm ${name}`));
+      expect(viaHelp.stdout).toContain(`toolnorm ${name}`);
     }
     const unknown = await cli(['help', 'frobnicate']);
     expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([2, '', expect.stringMatching(/^toolnorm: unknown command "frobnicate"; expected normalize, .* \(see `toolnorm --help`\)\n$/)]);

@@ -3,7 +3,7 @@
 // a terminal matters the real CLI runs in a child process: stdin a real pipe from bash, or a real
 // pseudo-terminal from util-linux `script`.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -141,4 +141,19 @@ describe('demo mode (no FILE, stdin a terminal)', () => {
     expect([r.code, r.terminal]).toEqual([0, '']);
     expect(r.stdout).toContain('"title":"Print greeting and list files"');
   });
+});
+
+describe('--quiet on a terminal', () => {
+  it('draws no progress bar over a big input; the same run without it draws one (control)', () => {
+    // Over the 8 MiB from which the bar is drawn: 9,000 events of 1 KB for one part.
+    const big = join(TMP, 'big.ndjson');
+    const event = { type: 'tool.started', sessionId: 's1', partId: 'x', at: 1000, source: { provider: 'executor' }, name: 'bash', kind: 'bash', title: 't', input: { command: 'y'.repeat(1000) } };
+    writeFileSync(big, `${JSON.stringify(event)}\n`.repeat(9000));
+    const loud = inTerminal(`normalize --from events '${big}'`);
+    expect(loud.code).toBe(0);
+    expect(loud.terminal).toMatch(/\[#+\s*\] 100%/);
+    const quiet = inTerminal(`normalize --from events --quiet '${big}'`);
+    expect([quiet.code, quiet.terminal]).toEqual([0, '']);
+    expect(quiet.stdout).toBe(loud.stdout);
+  }, 120_000);
 });

@@ -36,6 +36,23 @@ export function streamIsLive(stream: Readable): boolean {
   }
 }
 
+/**
+ * Whether stdin carries input for a command given no FILE: a pipe, a FIFO, a socket or a redirected
+ * file does; a terminal (a person typing) and a character device such as /dev/null (what a CI job or
+ * a service gets when nothing was redirected) do not. An in-process stream without a descriptor
+ * (a program embedding runCli) was handed over to be read, so it counts as piped.
+ */
+export function stdinIsPiped(stream: Readable): boolean {
+  if ((stream as { isTTY?: boolean }).isTTY) return false;
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return true;
+  try {
+    return !fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
 /** One input read from a stream the caller owns (stdin, an agent's stdout): e.g. for `record`. */
 export function streamInput(name: string, stream: Readable, live = streamIsLive(stream)): Input {
   return { name, live, open: () => stream };

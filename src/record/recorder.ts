@@ -89,7 +89,8 @@ export async function record(o: RecordOptions, io: RecordIO): Promise<number> {
     say(`${f.message}; nothing was recorded`);
     return f.status;
   }
-  say(`recording the raw output of ${o.command} to ${name}`);
+  // A note, not an error: --quiet leaves only errors on stderr.
+  if (!o.quiet) say(`recording the raw output of ${o.command} to ${name}`);
 
   // The tee: each chunk goes to the raw file first, then to the normalizer.
   const feed = new PassThrough({ highWaterMark: FEED_BYTES });

@@ -6,6 +6,7 @@ import { describeStoreUrl, openStore } from '../store/open.js';
 import type { EventStore } from '../store/types.js';
 import type { CommandIO } from '../cli/commands/types.js';
 import { resolveInputs, type Input } from '../cli/inputs.js';
+import { BROKEN_PIPE_EXIT, describeIoError, isBrokenPipe } from '../cli/output-errors.js';
 import { ViewBuilder } from './model.js';
 import { renderViewHtml } from './html.js';
 import { addInputs, addStoredSession, InputFormatError } from './sources.js';
@@ -97,7 +98,9 @@ export async function runView(req: ViewRequest, io: CommandIO): Promise<number> 
     const html = renderViewHtml(data);
     const out = req.out ?? DEFAULT_OUT;
     if (out === '-') {
-      await new Promise<void>((done, failed) => io.stdout.write(html, (e) => (e ? failed(e) : done())));
+      const failed = await new Promise<Error | null | undefined>((done) => io.stdout.write(html, done));
+      // A reader that went away (`view -o - | head`) is not an error: quiet, 141 as for SIGPIPE.
+      if (failed) return isBrokenPipe(failed) ? BROKEN_PIPE_EXIT : fail(`cannot write to stdout: ${describeIoError(failed)}`);
     } else {
       try {
         await writeFile(resolve(io.cwd, out), html);

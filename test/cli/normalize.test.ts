@@ -114,26 +114,29 @@ describe('streaming pipeline', () => {
 });
 
 describe('progress bar', () => {
-  it('draws on a TTY stderr for inputs over 8 MB, and never on a pipe', async () => {
+  it('draws on a TTY stderr for inputs over 8 MB, never on a pipe, and never with --quiet', async () => {
     const { PassThrough, Readable } = await import('node:stream');
     const { runCli } = await import('../../src/cli/run.js');
     const big = join(dir, 'big.ndjson');
     const line = JSON.stringify({ ...EVENTS[0], partId: 'x', input: { command: 'y'.repeat(1000) } });
     writeFileSync(big, `${`${line}\n`.repeat(9000)}`);
-    const run = async (tty: boolean) => {
+    const run = async (tty: boolean, quiet = false) => {
       const stderr = new PassThrough() as InstanceType<typeof PassThrough> & { isTTY?: boolean };
       stderr.isTTY = tty;
       let err = '';
       stderr.on('data', (c) => { err += c; });
       const stdout = new PassThrough();
       stdout.resume();
-      const code = await runCli({ argv: ['normalize', '--from', 'events', '--quiet', big], stdin: Readable.from(['']), stdout, stderr, env: process.env, cwd: process.cwd() });
+      const code = await runCli({ argv: ['normalize', '--from', 'events', ...(quiet ? ['--quiet'] : []), big], stdin: Readable.from(['']), stdout, stderr, env: process.env, cwd: process.cwd() });
       return { code, err };
     };
     const tty = await run(true);
     expect(tty.code).toBe(0);
     expect(tty.err).toMatch(/\[#+\s*\] 100%/);
-    expect((await run(false)).err).toBe('');
+    expect((await run(false)).err).not.toMatch(/\] +\d+%/);
+    // --quiet leaves only errors on stderr: the same TTY run draws nothing.
+    const quiet = await run(true, true);
+    expect([quiet.code, quiet.err]).toEqual([0, '']);
   });
 });
 

@@ -84,12 +84,14 @@ describe('toolnorm compress', () => {
   });
 
   it('exits 2 on bad usage and 1 on unreadable input', async () => {
-    for (const argv of [[], [seqFile, seqFile], ['--max-bytes', '0', seqFile], ['--max-lines', 'x', seqFile], ['--estimator', 'words', seqFile],
+    for (const argv of [[seqFile, seqFile], ['--max-bytes', '0', seqFile], ['--max-lines', 'x', seqFile], ['--estimator', 'words', seqFile],
       ['--strategy', 'head', '--head-ratio', '0.5', seqFile], ['--head-ratio', '2', seqFile], ['--spec', 'nope', seqFile], ['--marker', '{bogus}', seqFile], ['--frob', seqFile]]) {
       const r = await cli(['compress', ...argv]);
       expect([argv, r.code]).toEqual([argv, 2]);
-      expect(r.stderr).toContain('Usage: toolnorm compress');
+      expect(r.stderr).toMatch(/^toolnorm compress: .* \(see `toolnorm compress --help`\)\n$/);
     }
+    const noInput = await cli(['compress'], { tty: true });
+    expect([noInput.code, noInput.stderr]).toEqual([2, expect.stringContaining('missing FILE')]);
     const missing = await cli(['compress', join(dir, 'nope.txt')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('nope.txt: no such file or directory');

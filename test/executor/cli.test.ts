@@ -104,7 +104,7 @@ describe('toolnorm exec', () => {
     const r = await cli(['exec', ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
-    expect(r.stderr).toContain('Usage: toolnorm exec');
+    expect(r.stderr).toMatch(/^toolnorm exec: .* \(see `toolnorm exec --help`\)\n$/);
     expect(r.stdout).toBe('');
   });
 

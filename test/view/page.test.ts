@@ -37,7 +37,6 @@ describe('toolnorm view (page)', () => {
 
   it('usage errors exit 2 with the reason; unreadable inputs and stores exit 1', async () => {
     const usage = [
-      [[], 'missing FILE'],
       [['--store', 'sqlite:x.db'], '--store needs --session'],
       [['a.jsonl', '--session', 's'], 'not both'],
       [['a.jsonl', '--follow'], '--follow needs --serve'],
@@ -45,6 +44,8 @@ describe('toolnorm view (page)', () => {
       [['--session', 's', '--serve', '--port', 'x'], '--port must be'],
       [['--session', 's', '--compress'], '--compress applies to FILE'],
     ] as const;
+    const noInput = await cli(['view'], { tty: true });
+    expect([noInput.code, noInput.stderr]).toEqual([2, expect.stringContaining('missing FILE')]);
     for (const [args, why] of usage) {
       const r = await cli(['view', ...args]);
       expect([r.code, r.stderr.split('\n')[0]], args.join(' ')).toEqual([2, expect.stringContaining(why)]);

@@ -8,15 +8,16 @@ import { CompressionStream, DEFAULT_SPECS, MARKER_PLACEHOLDERS, SpecError, check
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
 import { OutputError } from '../output-errors.js';
+import { stdinIsPiped } from '../inputs.js';
 
 /** Without --spec: Codex's budget with toolnorm's neutral marker, which fits any budget kind. */
 const CLI_SPEC: OutputCompressionSpec = { id: 'cli', budget: { maxTokens: 10_000 }, strategy: [{ type: 'head_tail', headRatio: 0.5 }], estimator: 'bytes4' };
 const STEP_NAMES: readonly CompressionStep['type'][] = ['ansi_strip', 'collapse_repeats', 'json_summary', 'head_tail', 'head', 'tail'];
 const BUDGET_FLAGS = { 'max-bytes': 'maxBytes', 'max-tokens': 'maxTokens', 'max-lines': 'maxLines' } as const;
 
-const USAGE = `Usage: toolnorm compress [--spec ID|FILE.json] [--max-bytes N | --max-tokens N | --max-lines N] [--strategy S] [options] FILE|-
+const USAGE = `Usage: toolnorm compress [--spec ID|FILE.json] [--max-bytes N | --max-tokens N | --max-lines N] [--strategy S] [options] [FILE|-]
 
-Compresses one text (FILE, or - for stdin) the way toolnorm compresses a tool output, streaming:
+Compresses one text (FILE, or - or no FILE with stdin piped: stdin) the way toolnorm compresses a tool output, streaming:
 memory is bounded by the budget, whatever the input size. Prints the compressed text on stdout
 (the original, unchanged, when it already fits) and one JSON line of stats on stderr: compressed,
 specId, strategy, estimator, original and kept bytes, lines and tokens, omittedLines, omittedBytes
@@ -24,7 +25,8 @@ and the sha256 of the original.
 
 Options:
   --spec ID|FILE     a default spec (${DEFAULT_SPECS.map((s) => s.id).join(', ')}) or a JSON file holding an
-                     OutputCompressionSpec; without it: head_tail at 10,000 bytes4 tokens
+                     OutputCompressionSpec; without it: head_tail at 10,000 tokens, counted as
+                     ceil(bytes/4) (the bytes4 estimator)
   --max-bytes N      budget in UTF-8 bytes  \\  any of these replaces the spec's budget;
   --max-tokens N     budget in tokens        > when several are given, every one applies
   --max-lines N      budget in lines        /
@@ -35,7 +37,7 @@ Options:
   --marker T         omission marker; placeholders ${MARKER_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}
 
 Exit: 0, 1 when the input or spec file cannot be read, the output cannot be written or the exact
-estimator is unavailable, 2 on bad usage or an invalid spec, 141 when the reader of stdout goes away.`;
+estimator is unavailable, 2 on bad usage or an invalid spec, 141 (quietly) when the reader of stdout goes away.`;
 
 function positiveInt(flag: string, value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${flag} must be a positive integer, got "${value}"`);
@@ -164,7 +166,9 @@ export const compressCommand: Command = {
         marker: { type: 'string' },
       },
     });
-    if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? `expected one FILE or -, got ${parsed.positionals.length}` : 'missing FILE (or - for stdin)');
+    // No FILE: a piped stdin is the input (`cmd | toolnorm compress`); a terminal is not.
+    if (!parsed.positionals.length && stdinIsPiped(io.stdin)) parsed.positionals.push('-');
+    if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? `expected one FILE or -, got ${parsed.positionals.length}` : 'missing FILE (or - for stdin, or pipe the text in)');
     let spec: OutputCompressionSpec;
     let input: { name: string; stream: Readable };
     try {

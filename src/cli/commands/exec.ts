@@ -12,16 +12,18 @@ import { NON_PUBLIC_CLASSES, type NonPublicClass } from '../../executor/gates/ne
 import { LineWriter } from '../writer.js';
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
+import { stdinIsPiped } from '../inputs.js';
 
 /** Signals that cancel a running call; toolnorm then exits with 128 + the signal's number. */
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 const TOOL_NAMES = builtinTools().map((t) => t.name);
 
-const USAGE = `Usage: toolnorm exec [options] TOOL 'JSON'
+const USAGE = `Usage: toolnorm exec [options] TOOL 'JSON'|-
 
 Runs one tool (${TOOL_NAMES.join(', ')}) under a session policy and prints the final
-NormalizedToolPart as one JSON line on stdout. Every step (policy assessment, start, streamed
+NormalizedToolPart as one JSON line on stdout. The JSON input may come on stdin instead: - or,
+with no JSON argument, a piped stdin. Every step (policy assessment, start, streamed
 output, file mutations, outcome) is recorded as a ToolEvent.
 
 Options:
@@ -62,6 +64,21 @@ and exit 130, 143 and 129.
 
 Exit: 0 when the call completed, 3 when the policy denied it, 1 when it failed, 2 on bad usage.`;
 
+/** Bytes of JSON input read from stdin at most: a tool's input is small, a runaway pipe is not. */
+const STDIN_JSON_MAX = 64 * 1024 * 1024;
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > STDIN_JSON_MAX) throw new UsageError(`the JSON input on stdin is over ${STDIN_JSON_MAX / 1024 / 1024} MiB`);
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export const execCommand: Command = {
   name: 'exec',
   summary: 'run a built-in tool (bash, file_read, file_write, file_edit, file_copy, web_fetch) under a policy, as a normalized part',
@@ -91,8 +108,13 @@ export const execCommand: Command = {
       },
     });
     const v = parsed.values;
-    const [toolName, json, ...extra] = parsed.positionals;
+    const [toolName, jsonArg, ...extra] = parsed.positionals;
     if (toolName === undefined) throw new UsageError(`missing TOOL (one of ${TOOL_NAMES.join(', ')})`);
+    // The JSON from stdin: named by -, or piped in with no JSON argument (`jq … | toolnorm exec bash`).
+    const fromStdin = jsonArg === '-' || (jsonArg === undefined && TOOL_NAMES.includes(toolName) && stdinIsPiped(io.stdin));
+    const piped = fromStdin ? await readAll(io.stdin) : undefined;
+    if (piped !== undefined && !piped.trim()) throw new UsageError(`missing the JSON input of ${toolName}: stdin was empty`);
+    const json = piped ?? jsonArg;
     if (json === undefined) throw new UsageError(`missing the JSON input of ${toolName}, e.g. '{"path":"README.md"}'`);
     if (extra.length) throw new UsageError(`unexpected arguments after the JSON input: ${extra.join(' ')}`);
     if (!TOOL_NAMES.includes(toolName)) throw new UsageError(`unknown tool "${toolName}"; expected one of ${TOOL_NAMES.join(', ')}`);

@@ -26,7 +26,8 @@ Reads provider recordings (files, directories or - for stdin) line by line and p
 stdout: final parts (--to parts, the default), ToolEvents, ACP session/update notifications,
 legacy UI parts, AI SDK 6 tool parts or UI message chunks, AG-UI 1.0 events, or OTLP/JSON trace
 requests (docs/outputs.md). Diagnostics go to stderr as JSON lines. With no FILE, stdin is read; only when
-stdin is a terminal is a recorded Claude Code session shipped with toolnorm normalized instead.
+stdin is a terminal is a recorded Claude Code session shipped with toolnorm normalized instead
+(a one-line note on stderr says so).
 
 Options:
   --from F            input format (default auto: told for each file, and for stdin, from its
@@ -55,7 +56,8 @@ ${ENCODER_USAGE}
   --acp-terminal      --to acp for a client that announced _meta.terminal_output: commands show
                       as display-only terminals, output in _meta.terminal_output (sent once)
   --store URL         also append the events to a store: sqlite:PATH or postgres://…
-  --quiet             do not print diagnostics (they are still counted)
+  --quiet             print only errors on stderr: no diagnostics (they are still counted, and
+                      --summary still prints), no progress bar, no demo note
 
 Parts are printed once each, in their final state: a part is printed when it has been final for
 a while (64 events), and parts still open at the end of input are printed last.
@@ -126,7 +128,10 @@ export const normalizeCommand: Command = {
     const maxLineBytes = v['max-line-bytes'] === undefined ? DEFAULT_MAX_LINE_BYTES : byteSize('max-line-bytes', v['max-line-bytes']);
 
     // No FILE: stdin when something is piped in; the demo only for a person at a terminal.
-    const positionals = parsed.positionals.length ? parsed.positionals : (io.stdin as { isTTY?: boolean }).isTTY ? [DEMO_INPUT] : ['-'];
+    const demo = !parsed.positionals.length && (io.stdin as { isTTY?: boolean }).isTTY === true;
+    const positionals = parsed.positionals.length ? parsed.positionals : demo ? [DEMO_INPUT] : ['-'];
+    // The demo's output looks like a real run's: a person must not take it for their own session.
+    if (demo && !v.quiet) io.stderr.write('toolnorm normalize: demo: no FILE and stdin is a terminal, so this is a recorded Claude Code session shipped with toolnorm (name a FILE or pipe a recording in)\n');
     let inputs: Input[];
     try {
       inputs = resolveInputs(positionals, io.cwd, io.stdin);
@@ -181,7 +186,8 @@ export const normalizeCommand: Command = {
       event: store ? (e) => store!.add(e) : undefined,
     });
     const total = inputs.reduce((n, i) => n + (i.size ?? 0), 0);
-    const bar = progressBar(io.stderr, total);
+    // --quiet leaves only errors on stderr: no diagnostics, no progress bar, no notes.
+    const bar = v.quiet ? undefined : progressBar(io.stderr, total);
     const interrupts = watchInterrupts();
     try {
       const run = await runNormalize({

@@ -20,6 +20,7 @@ Options:
   --raw FILE          the raw recording (never overwritten: it must not exist). Default: a new file
                       ${RECORDINGS_DIR}/<UTC time>-<program>.jsonl beside a --store sqlite:PATH, else in
                       ${DEFAULT_RECORDINGS_DIR}/ of the working directory. Its name is printed on stderr
+                      (unless --quiet)
   --store URL         also append the events to a store: sqlite:PATH or postgres://…, committed
                       within 250 ms of each call's events
   --to T              stdout: ${FORMATS.join(' | ')} (default parts; none prints nothing)
@@ -31,7 +32,7 @@ Options:
 ${ENCODER_USAGE}
   --acp-terminal      --to acp for a client that announced _meta.terminal_output
   --summary           end stderr with normalize's summary line
-  --quiet             do not print diagnostics
+  --quiet             print only errors on stderr: no diagnostics, no note of the raw file
 
 Exit: the agent's status (128 + n when a signal n ended it); when the agent succeeded, 1 if the
 raw file, the store or the output failed or the stream is no known format, 141 when the reader of

@@ -4,15 +4,17 @@ import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
 import { PassThrough, type Readable } from 'node:stream';
 import { watchInterrupts } from '../interrupts.js';
+import { stdinIsPiped } from '../inputs.js';
 
-const USAGE = `Usage: toolnorm view [options] FILE...|-
+const USAGE = `Usage: toolnorm view [options] [FILE...|-]
        toolnorm view --store URL --session ID [options]
        toolnorm view --store URL --session ID --serve --follow [--port P]
 
 Writes one self-contained HTML page (inline CSS and script, no network request, opens from
 disk) showing every tool call of a session on a timeline: nesting of subagent calls, kind, title,
 state, duration, errors, and input/output/metadata on demand, with filters. Inputs are provider
-recordings (any format \`toolnorm normalize\` reads, detected the same way) or a stored session.
+recordings (any format \`toolnorm normalize\` reads, detected the same way; with no FILE, a piped
+stdin) or a stored session.
 
 Options:
   -o, --out FILE      where to write the page (default toolnorm-view.html; - for stdout)
@@ -27,7 +29,8 @@ Options:
   --follow            with --serve and --session: stream parts appended to the store into the
                       open page (server-sent events) until Ctrl-C
 
-Exit: 0, 1 when an input or the store cannot be read, 2 on bad usage; 130, 143 or 129 after
+Exit: 0, 1 when an input or the store cannot be read, 2 on bad usage, 141 (quietly) when the
+reader of -o - goes away; 130, 143 or 129 after
 SIGINT, SIGTERM or SIGHUP (a page being written is finished first, one from stdin with what was
 read until the signal; a second signal exits at once).`;
 
@@ -53,9 +56,11 @@ export const viewCommand: Command = {
     });
     const v = parsed.values;
     const fromStore = v.store !== undefined || v.session !== undefined;
+    // No FILE and no store: a piped stdin is the recording (`agent … | toolnorm view -o -`).
+    if (!fromStore && !parsed.positionals.length && stdinIsPiped(io.stdin)) parsed.positionals.push('-');
     if (fromStore && !v.session) throw new UsageError('--store needs --session ID (`toolnorm sessions --store URL` lists them)');
     if (fromStore && parsed.positionals.length) throw new UsageError('give either FILE... or --store/--session, not both');
-    if (!fromStore && !parsed.positionals.length) throw new UsageError('missing FILE... (or --store URL --session ID)');
+    if (!fromStore && !parsed.positionals.length) throw new UsageError('missing FILE... (or pipe a recording in, or --store URL --session ID)');
     if (v.follow && !(v.serve && fromStore)) throw new UsageError('--follow needs --serve and --session (it streams a store session into the page)');
     if (v.port !== undefined && !v.serve) throw new UsageError('--port applies to --serve only');
     if (v.out !== undefined && v.serve) throw new UsageError('--out does not apply to --serve');

@@ -16,6 +16,8 @@ const TERMINAL_KEEP = 10_000;
 /** Calls and permission requests remembered: the most recent 10k–20k each (docs/robustness.md). */
 export const ACP_CALLS_KEPT = 10_000;
 const PERMISSIONS_KEPT = 10_000;
+/** Distinct unknown session-update kinds reported by name. */
+const UNKNOWN_KINDS = 100;
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
@@ -70,14 +72,16 @@ export const acpAdapter: AdapterDefinition = {
     let version: 1 | 2 | undefined;
     const v2 = () => version === 2;
     /** Child session → its parent session and the call that spawned it (native subagent sessions). */
-    const children = new Map<string, { parent: string; callId?: string }>();
+    const children = new BoundedMap<string, { parent: string; callId?: string }>(ACP_CALLS_KEPT);
+    /** Parent session → its child sessions, for looking a call id up across the link. */
+    const childrenOf = new BoundedMap<string, Set<string>>(ACP_CALLS_KEPT);
     /** Display terminal id → the call showing it, per session (`session\0terminal`). */
     const terminalOwner = new BoundedMap<string, string>(ACP_CALLS_KEPT);
     /** v2 terminal updates that came before the call that shows the terminal. */
     const pendingTerminal = new BoundedMap<string, TerminalState>(ACP_CALLS_KEPT);
     /** Plans by `session\0planId`. */
-    const plans = new Map<string, NormalizedToolPart>();
-    /** Session update kinds no table knows, counted and reported at the end. */
+    const plans = new BoundedMap<string, NormalizedToolPart>(ACP_CALLS_KEPT);
+    /** Session update kinds no table knows, counted and reported at the end (at most UNKNOWN_KINDS kinds by name). */
     const unknownUpdates = new Map<string, { count: number; pos: InputPosition }>();
     let lastPos: InputPosition | undefined;
     const callKey = (sessionId: string, callId: string) => `${sessionId}\u0000${callId}`;
@@ -92,7 +96,7 @@ export const acpAdapter: AdapterDefinition = {
       if (calls.has(own)) return own;
       const link = children.get(sessionId);
       if (link && calls.has(callKey(link.parent, callId))) return callKey(link.parent, callId);
-      for (const [child, l] of children) if (l.parent === sessionId && calls.has(callKey(child, callId))) return callKey(child, callId);
+      for (const child of childrenOf.get(sessionId) ?? []) if (calls.has(callKey(child, callId))) return callKey(child, callId);
       return own;
     };
 
@@ -200,7 +204,7 @@ export const acpAdapter: AdapterDefinition = {
 
     /** A plan still open when its session's foreground work ends (or the input ends) is complete as it stands. */
     const closePlans = (sessionId: string | undefined, pos: InputPosition) => {
-      for (const [key, p] of plans) {
+      for (const [key, p] of [...plans.entries()]) {
         if (p.state === 'complete' || (sessionId !== undefined && !key.startsWith(`${sessionId}\u0000`))) continue;
         const text = Array.isArray(obj(p.input)?.entries) ? planOf({ sessionUpdate: 'plan', entries: obj(p.input)!.entries })!.text : planOf({ sessionUpdate: 'plan_update', plan: p.input })?.text ?? '';
         const done = { ...p, state: 'complete', output: { text } } as NormalizedToolPart;
@@ -217,6 +221,9 @@ export const acpAdapter: AdapterDefinition = {
         for (const [key, c] of calls.entries()) if (key.startsWith(`${parent}\u0000`) && c.part.kind === 'subagent' && c.part.state !== 'complete' && c.part.state !== 'error') callId = c.merged.toolCallId;
       }
       children.set(child, callId ? { parent, callId } : { parent });
+      const siblings = childrenOf.get(parent) ?? new Set<string>();
+      siblings.add(child);
+      childrenOf.set(parent, siblings);
       if (!callId) {
         out.diagnostic('unlinked_child_session', `line ${pos.line}: child session ${child} of ${parent} names no parent call and no subagent call is open; its calls are not parented`, pos);
         return;
@@ -242,7 +249,9 @@ export const acpAdapter: AdapterDefinition = {
     };
     const tasks = new BoundedMap<string, string>(ACP_CALLS_KEPT);
 
-    const countUnknown = (kind: string, pos: InputPosition) => {
+    const countUnknown = (name: string, pos: InputPosition) => {
+      // Kinds are named by the input: past UNKNOWN_KINDS of them, the rest are counted together.
+      const kind = unknownUpdates.has(name) || unknownUpdates.size < UNKNOWN_KINDS ? name : '(other kinds)';
       const u = unknownUpdates.get(kind);
       if (u) u.count++;
       else unknownUpdates.set(kind, { count: 1, pos });
@@ -359,7 +368,7 @@ export const acpAdapter: AdapterDefinition = {
         const pos = lastPos;
         if (!pos) return;
         // A refused call the agent never reported on is over: it fails as denied.
-        for (const [key, c] of calls.entries()) {
+        for (const [key, c] of [...calls.entries()]) {
           if (!c.merged.denied || c.part.state === 'complete' || c.part.state === 'error') continue;
           commit(key, c, mergeFrame(c.merged, c.merged.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: c.merged.toolCallId, status: 'failed' }), pos);
         }

@@ -148,7 +148,7 @@ export function partOf(m: MergedCall): NormalizedToolPart {
   // `is_mcp_tool_call`) is named and titled as our adapters name it: the tool's own name, and the
   // registry's title when the agent's title is the raw name.
   const mcp = ours ? undefined : facts.mcp ?? splitMcpName(rawName) ?? splitMcpName(nonEmpty(m.fields.title) ?? '');
-  const name = mcp && (rawName.startsWith('mcp__') || rawName === m.fields.kind) ? mcp.tool : rawName;
+  const name = mcp && rawName.startsWith('mcp__') ? mcp.tool : rawName;
   // Foreign frames may hold anything here (0, false, an object): only a string is a kind.
   const acpKind = typeof m.fields.kind === 'string' ? (m.fields.kind as AcpToolKind) : undefined;
   const status = typeof m.fields.status === 'string' ? m.fields.status : 'pending';

@@ -99,6 +99,8 @@ describe('fixtures/acp: every profile decodes whole', () => {
   it('MCP: AIR stamps and codex-acp is_mcp_tool_call give metadata.mcp and the mcp kind; the title comes from the registry', () => {
     const air = byId(read(fixture('air-hand')).parts).get('toolu_mcp1')!;
     expect([air.kind, air.metadata?.mcp]).toEqual(['mcp', { server: 'probe', tool: 'echo' }]);
+    // AIR's payload is read in part; the whole of it stays in metadata.acp.meta.
+    expect((air.metadata?.acp as Obj).meta).toEqual({ jetbrains: { air: { version: 1, mcp: { server: 'probe', tool: 'echo' } } } });
     const codex = byId(read(fixture('codex-mcp-hand')).parts).get('call_mcp1')!;
     expect([codex.name, codex.kind, codex.metadata?.mcp, codex.title]).toEqual(['create_issue', 'mcp', { server: 'github', tool: 'create_issue' }, 'Create issue (github)']);
     // Control: the same frame without `_meta.is_mcp_tool_call` is the command codex-acp's kind says.

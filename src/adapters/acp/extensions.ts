@@ -26,6 +26,8 @@ export interface TerminalState {
 interface Row {
   /** Who sends it, for the docs and for reading the table. */
   from: string;
+  /** Read only in part: the value is also kept as sent in `metadata.acp.meta`. */
+  keep?: true;
   read?: (value: unknown, facts: CallFacts, fields: Obj) => void;
 }
 
@@ -56,6 +58,7 @@ export const META_EXTENSIONS: Readonly<Record<string, Row>> = {
   terminal_exit: { from: 'Zed terminal convention' },
   jetbrains: {
     from: 'JetBrains AIR (claude-agent-acp air-extension)',
+    keep: true,
     read: (v, f) => {
       const air = obj(obj(v)?.air);
       if (!air) return;
@@ -76,14 +79,14 @@ export const META_EXTENSIONS: Readonly<Record<string, Row>> = {
   },
 };
 
-/** The facts the known keys of `meta` give, and the keys no row knows (kept as sent). */
+/** The facts the known keys of `meta` give, and the keys no row knows or reads only in part (kept as sent). */
 export function readExtensions(meta: Obj, fields: Obj, terminal: TerminalState | undefined): { facts: CallFacts; unknown?: Obj } {
   const facts: CallFacts = {};
   let unknown: Obj | undefined;
   for (const [key, value] of Object.entries(meta)) {
     const row = Object.hasOwn(META_EXTENSIONS, key) ? META_EXTENSIONS[key] : undefined;
-    if (!row) (unknown ??= {})[key] = value;
-    else row.read?.(value, facts, fields);
+    if (!row || row.keep) (unknown ??= {})[key] = value;
+    row?.read?.(value, facts, fields);
   }
   if (terminal?.exited) {
     facts.exitCode = terminal.exitCode ?? null;

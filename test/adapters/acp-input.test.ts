@@ -152,6 +152,18 @@ describe('v2 frames', () => {
     expect([p.state, errorCode(p), p.metadata?.exitCode, p.state === 'error' && p.error.message]).toEqual(['error', 'exit_nonzero', 2, 'a\nb']);
   });
 
+  it('state_update idle with stopReason cancelled ends the open calls as cancelled; a plain idle leaves them (control)', () => {
+    const frames = (stopReason: string) => [
+      ...init(2),
+      up('s', { ...call, toolCallId: 'open1' }),
+      up('s', { sessionUpdate: 'tool_call_update', toolCallId: 'done1', title: 'x', kind: 'read', status: 'completed' }),
+      up('s', { sessionUpdate: 'state_update', state: 'idle', stopReason }),
+    ];
+    const cancelled = byId(read(lines(frames('cancelled'))).parts);
+    expect([errorCode(cancelled.get('open1')), cancelled.get('done1')!.state]).toEqual(['cancelled', 'complete']);
+    expect(byId(read(lines(frames('end_turn'))).parts).get('open1')!.state).toBe('running');
+  });
+
   it('cancelled is an error coded cancelled; paused is running; null clears a field (v1: leaves it, control); content chunks append', () => {
     const frames = (v: number) => [
       ...init(v),

@@ -213,6 +213,13 @@ export const acpAdapter: AdapterDefinition = {
       }
     };
 
+    const cancelOpen = (sessionId: string, pos: InputPosition) => {
+      for (const [key, c] of [...calls.entries()]) {
+        if (c.merged.sessionId !== sessionId || c.part.state === 'complete' || c.part.state === 'error') continue;
+        commit(key, c, mergeFrame(c.merged, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: c.merged.toolCallId, status: 'cancelled' }, { v2: true }), pos);
+      }
+    };
+
     /** A child session the agent announced: its calls run under `callId` of `parent`. */
     const linkChild = (parent: string, child: string, update: Obj, pos: InputPosition) => {
       let callId = nonEmpty(obj(obj(update._meta)?.claudeCode)?.parentToolUseId) ?? nonEmpty(update.toolCallId);
@@ -278,7 +285,12 @@ export const acpAdapter: AdapterDefinition = {
       plan: applyPlan,
       plan_update: applyPlan,
       plan_removed: 'none',
-      state_update: (s, u, pos) => { if (u.state === 'idle') closePlans(s, pos); },
+      state_update: (s, u, pos) => {
+        if (u.state !== 'idle') return;
+        // Foreground work ended by a cancel: a call still open in the session will not go on.
+        if (u.stopReason === 'cancelled') cancelOpen(s, pos);
+        closePlans(s, pos);
+      },
       subagent_update: (s, u, pos) => { if (typeof u.sessionId === 'string' && u.sessionId !== s && !children.has(u.sessionId)) linkChild(s, u.sessionId, u, pos); },
       subagent_spawned: (s, u, pos) => { if (typeof u.subagentSessionId === 'string') linkChild(s, u.subagentSessionId, u, pos); },
       async_task_spawned: applyTask,

@@ -10,6 +10,8 @@ import { kindFromName } from '../adapters/shared/kinds.js';
 import { mcpTitle } from '../adapters/shared/mcp.js';
 import { mergeToolnorm, restoreErrorMessage, restoreOutput, shownTextOf } from './wire.js';
 import { nonEmpty, obj, type Obj } from '../fields.js';
+import { nextTerminal, readExtensions, type TerminalState } from '../adapters/acp/extensions.js';
+import { classifyAcpFailure } from '../adapters/acp/errors.js';
 
 /** Our own fields are exact: any non-empty string the contract allowed is kept as it was. */
 const present = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -27,17 +29,30 @@ export interface MergedCall {
    * keeps both.
    */
   seen: { blocks: unknown[]; keys: Set<string>; locations?: unknown[] };
+  /** The display terminal (Zed's `_meta.terminal_*` convention, or a v2 `terminal_update`). */
+  terminal?: TerminalState;
+  /** The client refused the call's permission request (set by the input adapter). */
+  denied?: true;
+}
+
+/** How a frame's fields merge: v1 `null` leaves a typed field unchanged, v2 `null` clears it. */
+export interface MergeOptions {
+  v2?: boolean;
 }
 
 const isTextItem = (c: unknown) => obj(c)?.type === 'content' && obj(obj(c)?.content)?.type === 'text';
 
 const ROOT_FIELDS = ['title', 'name', 'kind', 'status', 'content', 'locations', 'rawInput', 'rawOutput'];
 
-export function mergeFrame(prev: MergedCall | undefined, sessionId: string, update: Obj): MergedCall {
+export function mergeFrame(prev: MergedCall | undefined, sessionId: string, update: Obj, options: MergeOptions = {}): MergedCall {
   const fields: Obj = { ...(prev?.fields ?? {}) };
-  // In a ToolCallUpdate `null` means "unchanged" for the typed fields; rawInput/rawOutput are any
-  // JSON, where null is a value like any other.
-  for (const f of ROOT_FIELDS) if (f in update && (update[f] !== null || f === 'rawInput' || f === 'rawOutput')) fields[f] = update[f];
+  // In a v1 ToolCallUpdate `null` means "unchanged" for the typed fields; rawInput/rawOutput are any
+  // JSON, where null is a value like any other. In v2 every `null` clears the field.
+  for (const f of ROOT_FIELDS) {
+    if (!(f in update)) continue;
+    if (update[f] === null && options.v2) delete fields[f];
+    else if (update[f] !== null || f === 'rawInput' || f === 'rawOutput') fields[f] = update[f];
+  }
   const incomingMeta = obj(update._meta) ?? {};
   const meta: Obj = { ...(prev?.meta ?? {}) };
   const isUpdate = update.sessionUpdate === 'tool_call_update';
@@ -72,22 +87,44 @@ export function mergeFrame(prev: MergedCall | undefined, sessionId: string, upda
     }
   }
   if (Array.isArray(update.locations) && update.locations.length) seen.locations = update.locations;
-  return { sessionId, toolCallId: String(update.toolCallId), fields, meta, toolnorm, seen };
+  const merged: MergedCall = { sessionId, toolCallId: String(update.toolCallId), fields, meta, toolnorm, seen };
+  const terminal = nextTerminal(prev?.terminal, incomingMeta);
+  if (terminal) merged.terminal = terminal;
+  if (prev?.denied) merged.denied = true;
+  return merged;
+}
+
+/** A v2 `tool_call_content_chunk`: one more content item, appended. */
+export function appendContent(prev: MergedCall, item: unknown): MergedCall {
+  const content = Array.isArray(prev.fields.content) ? [...(prev.fields.content as unknown[]), item] : [item];
+  return mergeFrame(prev, prev.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: prev.toolCallId, content });
 }
 
 const STATES = new Set<ToolState>(['started', 'running', 'complete', 'error']);
+/** v1 statuses, and the two v2 adds (`paused` is still under way; `cancelled` ended it). */
+const STATE_OF_STATUS: Readonly<Record<string, ToolState>> = { ...TOOL_STATE_OF, paused: 'running', cancelled: 'error' };
 
-function foreignError(m: MergedCall): ToolError {
+/** codex-acp's MCP rawInput is `{server, tool, arguments}`: the title registry reads the arguments. */
+const mcpArgs = (raw: unknown) => {
+  const o = obj(raw);
+  return o && 'arguments' in o && typeof o.server === 'string' && typeof o.tool === 'string' ? o.arguments : raw;
+};
+
+function foreignError(m: MergedCall, exitCode: number | null | undefined, shell: boolean): { error: ToolError; exitCode?: number } {
   const text = outputText(m.fields.rawOutput) ?? '';
   const contentText = Array.isArray(m.fields.content)
     ? (m.fields.content as unknown[]).map((c) => nonEmpty(obj(obj(c)?.content)?.text)).filter(Boolean).join('\n')
     : '';
   const raw = obj(m.fields.rawOutput);
-  const message = nonEmpty(contentText) ?? nonEmpty(typeof m.fields.rawOutput === 'string' ? m.fields.rawOutput : undefined) ?? nonEmpty(obj(raw?.error)?.message) ?? nonEmpty(raw?.error) ?? nonEmpty(text) ?? 'the tool call failed';
-  return { message: message.replace(/^```\w*\n?|\n?```$/g, '').trim() || 'the tool call failed', code: 'tool_error' };
+  const message = nonEmpty(contentText) ?? nonEmpty(m.terminal?.data) ?? nonEmpty(typeof m.fields.rawOutput === 'string' ? m.fields.rawOutput : undefined) ?? nonEmpty(obj(raw?.error)?.message) ?? nonEmpty(raw?.error) ?? nonEmpty(text) ?? (m.fields.status === 'cancelled' ? 'the tool call was cancelled' : 'the tool call failed');
+  const clean = message.replace(/^```\w*\n?|\n?```$/g, '').trim() || 'the tool call failed';
+  const c = classifyAcpFailure({ text: clean, status: m.fields.status, denied: !!m.denied, exitCode, shell });
+  return { error: { message: clean, code: c.code }, ...(c.exitCode !== undefined ? { exitCode: c.exitCode } : {}) };
 }
 
 function foreignOutput(m: MergedCall): unknown {
+  // A display terminal holds the output a client shows; rawOutput (when sent too) stays beside it.
+  if (m.terminal?.data) return 'rawOutput' in m.fields ? { text: m.terminal.data, rawOutput: m.fields.rawOutput } : { text: m.terminal.data };
   if ('rawOutput' in m.fields) return m.fields.rawOutput;
   if (Array.isArray(m.fields.content)) {
     const text = (m.fields.content as unknown[]).map((c) => nonEmpty(obj(obj(c)?.content)?.text)).filter(Boolean).join('\n');
@@ -104,30 +141,36 @@ export function partOf(m: MergedCall): NormalizedToolPart {
   const tn = m.toolnorm;
   const claude = obj(m.meta.claudeCode);
   const ours = Object.keys(tn).length > 0;
-  const rawName = present(tn.toolName) ?? nonEmpty(m.fields.name) ?? nonEmpty(claude?.toolName) ?? nonEmpty(m.fields.kind) ?? 'tool';
-  // A foreign MCP call (`mcp__github__create_issue`) is named and titled as our adapters name it:
-  // the tool's own name, and the registry's title when the agent's title is the raw name.
-  const mcp = ours ? undefined : splitMcpName(rawName) ?? splitMcpName(nonEmpty(m.fields.title) ?? '');
+  const ext = ours ? undefined : readExtensions(m.meta, m.fields, m.terminal);
+  const facts = ext?.facts ?? {};
+  const rawName = present(tn.toolName) ?? nonEmpty(m.fields.name) ?? nonEmpty(claude?.toolName) ?? (facts.mcp ? `mcp__${facts.mcp.server}__${facts.mcp.tool}` : undefined) ?? nonEmpty(m.fields.kind) ?? 'tool';
+  // A foreign MCP call (`mcp__github__create_issue`, an AIR `mcp` stamp, codex-acp's
+  // `is_mcp_tool_call`) is named and titled as our adapters name it: the tool's own name, and the
+  // registry's title when the agent's title is the raw name.
+  const mcp = ours ? undefined : facts.mcp ?? splitMcpName(rawName) ?? splitMcpName(nonEmpty(m.fields.title) ?? '');
   const name = mcp && rawName.startsWith('mcp__') ? mcp.tool : rawName;
   // Foreign frames may hold anything here (0, false, an object): only a string is a kind.
   const acpKind = typeof m.fields.kind === 'string' ? (m.fields.kind as AcpToolKind) : undefined;
-  const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : TOOL_STATE_OF[(m.fields.status as keyof typeof TOOL_STATE_OF) ?? 'pending'] ?? 'started';
-  const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : toolKindByName(rawName) ?? (mcp ? toolKindByName(`mcp__${mcp.server}__${mcp.tool}`) : undefined) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? kindFromName(rawName);
+  const status = typeof m.fields.status === 'string' ? m.fields.status : 'pending';
+  const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : (Object.hasOwn(STATE_OF_STATUS, status) ? STATE_OF_STATUS[status] : undefined) ?? 'started';
+  const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : (mcp ? toolKindByName(`mcp__${mcp.server}__${mcp.tool}`) : undefined) ?? toolKindByName(rawName) ?? (acpKind && Object.hasOwn(TOOL_KIND_OF, acpKind) ? TOOL_KIND_OF[acpKind] : undefined) ?? kindFromName(rawName);
   const foreignTitle = nonEmpty(m.fields.title);
   // Our own frames send the title once, at the root (older ones also in `_meta.toolnorm.title`).
-  const title = present(tn.title) ?? (ours ? present(m.fields.title) : mcp && (!foreignTitle || splitMcpName(foreignTitle)) ? mcpTitle(mcp.server, mcp.tool, m.fields.rawInput) : foreignTitle) ?? name;
+  const rawTitle = !foreignTitle || !!splitMcpName(foreignTitle) || /^mcp\./.test(foreignTitle);
+  const title = present(tn.title) ?? (ours ? present(m.fields.title) : mcp && rawTitle ? mcpTitle(mcp.server, mcp.tool, mcpArgs(m.fields.rawInput)) : foreignTitle) ?? name;
   const base = { id: m.toolCallId, name, kind, title, input: 'rawInput' in m.fields ? m.fields.rawInput : {} } as Obj;
   if (ours) {
     if (tn.timing) base.timing = tn.timing;
     if (tn.metadata) base.metadata = tn.metadata;
   } else {
     const metadata: ToolMetadata = { provider: 'acp', rawType: `acp:${acpKind ?? 'other'}` };
-    const parent = nonEmpty(claude?.parentToolUseId);
-    if (parent) metadata.parentId = parent;
+    if (facts.parentId) metadata.parentId = facts.parentId;
     if (mcp) metadata.mcp = mcp;
-    // What ACP shows beside text — diffs, terminals, other blocks — and the locations: kept as sent.
+    if (facts.exitCode !== undefined) metadata.exitCode = facts.exitCode;
+    // What ACP shows beside text — diffs, terminals, other blocks — the locations, and every
+    // `_meta` key no extension table knows: kept as sent.
     const { blocks, locations } = m.seen;
-    if (blocks.length || locations) metadata.acp = { ...(blocks.length ? { content: [...blocks] } : {}), ...(locations ? { locations } : {}) };
+    if (blocks.length || locations || ext?.unknown) metadata.acp = { ...(blocks.length ? { content: [...blocks] } : {}), ...(locations ? { locations } : {}), ...(ext?.unknown ? { meta: ext.unknown } : {}) };
     base.metadata = metadata;
   }
   if (state === 'complete') {
@@ -135,7 +178,10 @@ export function partOf(m: MergedCall): NormalizedToolPart {
     return (output === undefined ? { ...base, state } : { ...base, state, output }) as NormalizedToolPart;
   }
   if (state === 'error') {
-    const error = ours && obj(tn.error) ? (tn.error as ToolError) : foreignError(m);
+    if (ours && obj(tn.error)) return { ...base, state, error: tn.error as ToolError } as NormalizedToolPart;
+    const { error, exitCode } = foreignError(m, facts.exitCode, kind === 'bash');
+    const metadata = base.metadata as ToolMetadata;
+    if (exitCode !== undefined && metadata.exitCode === undefined) metadata.exitCode = exitCode;
     return { ...base, state, error } as NormalizedToolPart;
   }
   return { ...base, state } as NormalizedToolPart;

@@ -5,8 +5,10 @@ import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolMetadata 
 import type { AdapterDefinition, InputPosition } from '../types.js';
 import { EventEmitterFor, parseObjectLine } from '../shared/emit.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
-import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from '../../acp/decode.js';
-import { ms, obj, type Obj } from '../../fields.js';
+import { appendContent, isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from '../../acp/decode.js';
+import { ms, nonEmpty, obj, type Obj } from '../../fields.js';
+import { applyExit, type TerminalState } from './extensions.js';
+import { planOf } from './plans.js';
 import { isAcpTraffic, sniffAcp } from './sniff.js';
 
 /** Terminal calls kept for late frames (e.g. a PostToolUse hook update after the result). */
@@ -14,13 +16,15 @@ const TERMINAL_KEEP = 10_000;
 /** Calls and permission requests remembered: the most recent 10k–20k each (docs/robustness.md). */
 export const ACP_CALLS_KEPT = 10_000;
 const PERMISSIONS_KEPT = 10_000;
+/** Distinct unknown session-update kinds reported by name. */
+const UNKNOWN_KINDS = 100;
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 export const acpAdapter: AdapterDefinition = {
   id: 'acp',
   provider: 'acp',
-  description: 'ACP v1 session/update notifications (JSON-RPC lines or bare params)',
+  description: 'ACP v1 and v2 session/update notifications (JSON-RPC lines or bare params)',
   sniff: sniffAcp,
   create(sink, options) {
     const out = new EventEmitterFor(sink, 'acp');
@@ -37,8 +41,8 @@ export const acpAdapter: AdapterDefinition = {
     /** JSON-RPC id of a permission request → the call it is about. */
     const permissions = new BoundedMap<string | number, { key: string; options: Obj[] }>(PERMISSIONS_KEPT);
 
-    const emitTransition = (key: string, merged: MergedCall, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
-      const env = (at: number | undefined) => ({ sessionId: merged.sessionId, partId: part.id, at, pos });
+    const emitTransition = (key: string, sessionId: string, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
+      const env = (at: number | undefined) => ({ sessionId, partId: part.id, at, pos });
       const startedAt = ms(part.timing?.startedAt) ?? clock();
       const endedAt = ms(part.timing?.completedAt) ?? clock();
       const elapsed = part.timing?.elapsedMs;
@@ -64,14 +68,52 @@ export const acpAdapter: AdapterDefinition = {
       }
     };
 
-    const applyUpdate = (sessionId: string, update: Obj, pos: InputPosition, extraMeta?: ToolMetadata) => {
-      const key = `${sessionId}\u0000${String(update.toolCallId)}`;
-      const prev = calls.get(key);
-      if (!prev && forgotten.has(key)) {
-        out.diagnostic('late_result', `line ${pos.line}: ${String(update.sessionUpdate)} for ${String(update.toolCallId)} arrived after the call was forgotten while still open (more than ${ACP_CALLS_KEPT} newer calls); it is reported here and not applied`, pos, { partId: String(update.toolCallId) });
-        return;
-      }
-      const merged = mergeFrame(prev?.merged, sessionId, update);
+    /** The stream's ACP version: from `initialize`, else from a frame only one version has. */
+    let version: 1 | 2 | undefined;
+    const v2 = () => version === 2;
+    /** Child session → its parent session and the call that spawned it (native subagent sessions). */
+    const children = new BoundedMap<string, { parent: string; callId?: string }>(ACP_CALLS_KEPT);
+    /** Parent session → its child sessions, for looking a call id up across the link. */
+    const childrenOf = new BoundedMap<string, Set<string>>(ACP_CALLS_KEPT);
+    /** Display terminal id → the call showing it, per session (`session\0terminal`). */
+    const terminalOwner = new BoundedMap<string, string>(ACP_CALLS_KEPT);
+    /** v2 terminal updates that came before the call that shows the terminal. */
+    const pendingTerminal = new BoundedMap<string, TerminalState>(ACP_CALLS_KEPT);
+    /** Plans by `session\0planId`. */
+    const plans = new BoundedMap<string, NormalizedToolPart>(ACP_CALLS_KEPT);
+    /** Session update kinds no table knows, counted and reported at the end (at most UNKNOWN_KINDS kinds by name). */
+    const unknownUpdates = new Map<string, { count: number; pos: InputPosition }>();
+    let lastPos: InputPosition | undefined;
+    const callKey = (sessionId: string, callId: string) => `${sessionId}\u0000${callId}`;
+
+    /**
+     * The key a call's frames merge under. The agent says two session ids are one when one is a
+     * child session of the other: a call known under the linked session (claude-agent-acp routes a
+     * launch's Agent call to the child that owns it) is the same call, not a new one.
+     */
+    const resolveKey = (sessionId: string, callId: string): string => {
+      const own = callKey(sessionId, callId);
+      if (calls.has(own)) return own;
+      const link = children.get(sessionId);
+      if (link && calls.has(callKey(link.parent, callId))) return callKey(link.parent, callId);
+      for (const child of childrenOf.get(sessionId) ?? []) if (calls.has(callKey(child, callId))) return callKey(child, callId);
+      return own;
+    };
+
+    /** What the adapter adds to a decoded part: the approval exchange, the child session's parent. */
+    const decorate = (merged: MergedCall, part: NormalizedToolPart, prevPart: NormalizedToolPart | undefined, extraMeta?: ToolMetadata): NormalizedToolPart => {
+      let metadata: ToolMetadata | undefined = part.metadata;
+      const add = (m: ToolMetadata) => { metadata = { ...(metadata ?? {}), ...m }; };
+      if (extraMeta) add(extraMeta);
+      else if (prevPart?.metadata?.approval && !metadata?.approval) add({ approval: prevPart.metadata.approval });
+      const link = children.get(merged.sessionId);
+      if (link?.callId && !metadata?.parentId && link.callId !== merged.toolCallId) add({ parentId: link.callId });
+      if (prevPart?.metadata?.childSessionId && !metadata?.childSessionId) add({ childSessionId: prevPart.metadata.childSessionId });
+      return metadata === part.metadata ? part : ({ ...part, metadata } as NormalizedToolPart);
+    };
+
+    /** Recomputes a known call's part after `merged` changed, and emits the change. */
+    const commit = (key: string, prev: { merged: MergedCall; part: NormalizedToolPart; foreign?: true } | undefined, merged: MergedCall, pos: InputPosition, extraMeta?: ToolMetadata, toolCallId = merged.toolCallId) => {
       // `_meta.toolnorm` is only trusted while the part it describes keeps the contract; once it
       // does not, the call is read like any other agent's frames from then on.
       let foreign = prev?.foreign;
@@ -81,40 +123,238 @@ export const acpAdapter: AdapterDefinition = {
         if (issues.length) {
           foreign = true;
           part = partOf({ ...merged, toolnorm: {} });
-          out.diagnostic('invalid_toolnorm_meta', `line ${pos.line}: _meta.toolnorm of ${String(update.toolCallId)} does not describe a valid part (${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}); it is ignored and the call is mapped from its ACP fields`, pos, { partId: String(update.toolCallId) });
+          out.diagnostic('invalid_toolnorm_meta', `line ${pos.line}: _meta.toolnorm of ${toolCallId} does not describe a valid part (${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}); it is ignored and the call is mapped from its ACP fields`, pos, { partId: toolCallId });
         }
       }
-      // Approval details come from the permission exchange, not from frames: carry them forward.
-      if (extraMeta) part = { ...part, metadata: { ...(part.metadata ?? {}), ...extraMeta } } as NormalizedToolPart;
-      else if (prev?.part.metadata?.approval && !part.metadata?.approval) part = { ...part, metadata: { ...(part.metadata ?? {}), approval: prev.part.metadata.approval } } as NormalizedToolPart;
-      if (!prev && update.sessionUpdate === 'tool_call_update') {
-        out.diagnostic('unknown_part', `line ${pos.line}: tool_call_update for ${String(update.toolCallId)} before its tool_call; the part is started from the update`, pos, { partId: String(update.toolCallId) });
-      }
+      part = decorate(merged, part, prev?.part, extraMeta);
       calls.set(key, foreign ? { merged, part, foreign } : { merged, part });
-      emitTransition(key, merged, prev?.part, part, pos);
+      emitTransition(key, merged.sessionId, prev?.part, part, pos);
+    };
+
+    const applyUpdate = (sessionId: string, update: Obj, pos: InputPosition, extraMeta?: ToolMetadata) => {
+      const callId = String(update.toolCallId);
+      const key = resolveKey(sessionId, callId);
+      const prev = calls.get(key);
+      if (!prev && forgotten.has(key)) {
+        out.diagnostic('late_result', `line ${pos.line}: ${String(update.sessionUpdate)} for ${callId} arrived after the call was forgotten while still open (more than ${ACP_CALLS_KEPT} newer calls); it is reported here and not applied`, pos, { partId: callId });
+        return;
+      }
+      let merged = mergeFrame(prev?.merged, prev?.merged.sessionId ?? sessionId, update, { v2: v2() });
+      // v2 has no `tool_call`: a first `tool_call_update` is the announcement (an upsert).
+      if (!prev && update.sessionUpdate === 'tool_call_update' && !v2()) {
+        out.diagnostic('unknown_part', `line ${pos.line}: tool_call_update for ${callId} before its tool_call; the part is started from the update`, pos, { partId: callId });
+      }
+      for (const c of Array.isArray(update.content) ? update.content : []) {
+        const terminalId = obj(c)?.type === 'terminal' ? obj(c)?.terminalId : undefined;
+        if (typeof terminalId !== 'string') continue;
+        const tkey = callKey(merged.sessionId, terminalId);
+        terminalOwner.set(tkey, key);
+        const early = pendingTerminal.get(tkey);
+        if (early) {
+          pendingTerminal.delete(tkey);
+          merged = { ...merged, terminal: { ...early, data: (merged.terminal?.data ?? '') + early.data } };
+        }
+      }
+      commit(key, prev, merged, pos, extraMeta, callId);
+    };
+
+    /** The call showing terminal `terminalId` of `sessionId` (by content, else by call id). */
+    const terminalCall = (sessionId: string, terminalId: string): string | undefined => {
+      const owner = terminalOwner.get(callKey(sessionId, terminalId));
+      if (owner && calls.has(owner)) return owner;
+      const byId = resolveKey(sessionId, terminalId);
+      return calls.has(byId) ? byId : undefined;
+    };
+
+    /** A v2 terminal update or output chunk, applied to the call that shows the terminal. */
+    const applyTerminal = (sessionId: string, update: Obj, pos: InputPosition, change: (t: TerminalState) => TerminalState) => {
+      const terminalId = typeof update.terminalId === 'string' ? update.terminalId : undefined;
+      if (!terminalId) {
+        out.diagnostic('malformed_frame', `line ${pos.line}: ${String(update.sessionUpdate)} without a terminalId; it is not applied`, pos);
+        return;
+      }
+      const key = terminalCall(sessionId, terminalId);
+      if (!key) {
+        const tkey = callKey(sessionId, terminalId);
+        pendingTerminal.set(tkey, change(pendingTerminal.get(tkey) ?? { data: '' }));
+        return;
+      }
+      const prev = calls.get(key)!;
+      commit(key, prev, { ...prev.merged, terminal: change(prev.merged.terminal ?? { data: '' }) }, pos);
+    };
+
+    const decode64 = (s: unknown) => (typeof s === 'string' ? Buffer.from(s, 'base64').toString('utf8') : '');
+
+    const applyPlan = (sessionId: string, update: Obj, pos: InputPosition) => {
+      const plan = planOf(update);
+      if (!plan) {
+        out.diagnostic('malformed_frame', `line ${pos.line}: ${String(update.sessionUpdate)} without a plan; it is not applied`, pos);
+        return;
+      }
+      const key = callKey(sessionId, `plan:${plan.planId}`);
+      const prev = plans.get(key);
+      if (prev?.state === 'complete' && !plan.done) plans.delete(key);
+      const before = plans.get(key);
+      const id = before ? before.id : prev ? `${sessionId}/plan:${plan.planId}/${pos.line}` : `${sessionId}/plan:${plan.planId}`;
+      const base = { id, name: 'plan', kind: 'todo' as const, title: plan.title, input: plan.input, metadata: { provider: 'acp' as const, rawType: `acp:${String(update.sessionUpdate)}` } };
+      const part = (plan.done ? { ...base, state: 'complete', output: { text: plan.text } } : { ...base, state: 'running' }) as NormalizedToolPart;
+      plans.set(key, part);
+      emitTransition(key, sessionId, before, part, pos);
+    };
+
+    /** A plan still open when its session's foreground work ends (or the input ends) is complete as it stands. */
+    const closePlans = (sessionId: string | undefined, pos: InputPosition) => {
+      for (const [key, p] of [...plans.entries()]) {
+        if (p.state === 'complete' || (sessionId !== undefined && !key.startsWith(`${sessionId}\u0000`))) continue;
+        const text = Array.isArray(obj(p.input)?.entries) ? planOf({ sessionUpdate: 'plan', entries: obj(p.input)!.entries })!.text : planOf({ sessionUpdate: 'plan_update', plan: p.input })?.text ?? '';
+        const done = { ...p, state: 'complete', output: { text } } as NormalizedToolPart;
+        plans.set(key, done);
+        emitTransition(key, key.slice(0, key.indexOf('\u0000')), p, done, pos);
+      }
+    };
+
+    const cancelOpen = (sessionId: string, pos: InputPosition) => {
+      for (const [key, c] of [...calls.entries()]) {
+        if (c.merged.sessionId !== sessionId || c.part.state === 'complete' || c.part.state === 'error') continue;
+        commit(key, c, mergeFrame(c.merged, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: c.merged.toolCallId, status: 'cancelled' }, { v2: true }), pos);
+      }
+    };
+
+    /** A child session the agent announced: its calls run under `callId` of `parent`. */
+    const linkChild = (parent: string, child: string, update: Obj, pos: InputPosition) => {
+      let callId = nonEmpty(obj(obj(update._meta)?.claudeCode)?.parentToolUseId) ?? nonEmpty(update.toolCallId);
+      if (!callId) {
+        // No id in the announcement: the newest open subagent call of the parent session.
+        for (const [key, c] of calls.entries()) if (key.startsWith(`${parent}\u0000`) && c.part.kind === 'subagent' && c.part.state !== 'complete' && c.part.state !== 'error') callId = c.merged.toolCallId;
+      }
+      children.set(child, callId ? { parent, callId } : { parent });
+      const siblings = childrenOf.get(parent) ?? new Set<string>();
+      siblings.add(child);
+      childrenOf.set(parent, siblings);
+      if (!callId) {
+        out.diagnostic('unlinked_child_session', `line ${pos.line}: child session ${child} of ${parent} names no parent call and no subagent call is open; its calls are not parented`, pos);
+        return;
+      }
+      const key = resolveKey(parent, callId);
+      const prev = calls.get(key);
+      if (prev) commit(key, prev, prev.merged, pos, { childSessionId: child });
+    };
+
+    /** AIR async tasks: the task's state on the call that started it (`metadata.task`). */
+    const applyTask = (sessionId: string, update: Obj, pos: InputPosition) => {
+      const callId = nonEmpty(update.toolCallId) ?? tasks.get(String(update.asyncTaskId));
+      if (typeof update.asyncTaskId === 'string' && callId) tasks.set(update.asyncTaskId, callId);
+      const key = callId ? resolveKey(sessionId, callId) : undefined;
+      const prev = key ? calls.get(key) : undefined;
+      if (!prev || !key) {
+        countUnknown(`${String(update.sessionUpdate)} (no known call)`, pos);
+        return;
+      }
+      const { sessionUpdate, ...rest } = update;
+      const task = { ...(obj(prev.part.metadata?.task) ?? {}), ...rest, last: sessionUpdate };
+      commit(key, prev, prev.merged, pos, { task });
+    };
+    const tasks = new BoundedMap<string, string>(ACP_CALLS_KEPT);
+
+    const countUnknown = (name: string, pos: InputPosition) => {
+      // Kinds are named by the input: past UNKNOWN_KINDS of them, the rest are counted together.
+      const kind = unknownUpdates.has(name) || unknownUpdates.size < UNKNOWN_KINDS ? name : '(other kinds)';
+      const u = unknownUpdates.get(kind);
+      if (u) u.count++;
+      else unknownUpdates.set(kind, { count: 1, pos });
+    };
+
+    /** What each session update kind does, both versions (docs/providers/acp.md, "Reading frames"). */
+    const UPDATES: Readonly<Record<string, ((sessionId: string, update: Obj, pos: InputPosition) => void) | 'none'>> = {
+      tool_call: (s, u, pos) => { if (isToolUpdate(u)) applyUpdate(s, u, pos); else out.diagnostic('malformed_frame', `line ${pos.line}: tool_call without a toolCallId`, pos); },
+      tool_call_update: (s, u, pos) => { if (isToolUpdate(u)) applyUpdate(s, u, pos); else out.diagnostic('malformed_frame', `line ${pos.line}: tool_call_update without a toolCallId`, pos); },
+      tool_call_content_chunk: (s, u, pos) => {
+        const key = typeof u.toolCallId === 'string' ? resolveKey(s, u.toolCallId) : undefined;
+        const prev = key ? calls.get(key) : undefined;
+        if (!prev || !key) return applyUpdate(s, { sessionUpdate: 'tool_call_update', toolCallId: u.toolCallId, content: [u.content] }, pos);
+        commit(key, prev, appendContent(prev.merged, u.content), pos);
+      },
+      terminal_update: (s, u, pos) => applyTerminal(s, u, pos, (t) => {
+        const next = { ...t };
+        if (obj(u.output)) next.data = decode64(obj(u.output)!.data);
+        const exit = obj(u.exitStatus);
+        if (exit) applyExit(next, exit.exitCode, exit.signal);
+        return next;
+      }),
+      terminal_output_chunk: (s, u, pos) => applyTerminal(s, u, pos, (t) => ({ ...t, data: t.data + decode64(u.data) })),
+      plan: applyPlan,
+      plan_update: applyPlan,
+      plan_removed: 'none',
+      state_update: (s, u, pos) => {
+        if (u.state !== 'idle') return;
+        // Foreground work ended by a cancel: a call still open in the session will not go on.
+        if (u.stopReason === 'cancelled') cancelOpen(s, pos);
+        closePlans(s, pos);
+      },
+      subagent_update: (s, u, pos) => { if (typeof u.sessionId === 'string' && u.sessionId !== s && !children.has(u.sessionId)) linkChild(s, u.sessionId, u, pos); },
+      subagent_spawned: (s, u, pos) => { if (typeof u.subagentSessionId === 'string') linkChild(s, u.subagentSessionId, u, pos); },
+      async_task_spawned: applyTask,
+      async_task_progress: applyTask,
+      async_task_state_update: applyTask,
+      // Messages, thoughts, modes, commands, usage and notices carry no tool data.
+      user_message_chunk: 'none', agent_message_chunk: 'none', agent_thought_chunk: 'none',
+      user_message: 'none', agent_message: 'none', agent_thought: 'none',
+      available_commands_update: 'none', current_mode_update: 'none', config_option_update: 'none',
+      session_info_update: 'none', usage_update: 'none', notice: 'none',
+      compaction_update: 'none', compaction_summary_chunk: 'none',
+      session_message: 'none', session_message_chunk: 'none',
+    };
+    /** Kinds only v2 sends: seeing one (without `initialize`) makes the stream v2. */
+    const V2_ONLY = new Set(['tool_call_content_chunk', 'terminal_update', 'terminal_output_chunk', 'state_update', 'user_message', 'agent_message', 'agent_thought']);
+
+    const permissionToolCall = (params: Obj): Obj | undefined => {
+      // v1: `toolCall`; v2: `subject: {type: "tool_call", toolCall}`.
+      const subject = obj(params.subject);
+      if (subject) {
+        if (version === undefined) version = 2;
+        return subject.type === 'tool_call' ? obj(subject.toolCall) : undefined;
+      }
+      return obj(params.toolCall);
     };
 
     return {
       line(text, pos) {
+        lastPos = pos;
         if (!text.trim()) return;
         const m = parseObjectLine(text, pos, out, 'not a JSON-RPC message or session/update params');
         if (!m) return;
+        if (m.method === 'initialize' || (obj(m.result) && typeof obj(m.result)!.protocolVersion === 'number')) {
+          const pv = m.method === 'initialize' ? obj(m.params)?.protocolVersion : obj(m.result)!.protocolVersion;
+          // The answer's version is the one both sides use; the request's until it comes.
+          if (pv === 1 || pv === 2) version = pv;
+          else if (typeof pv === 'number') out.diagnostic('unknown_protocol_version', `line ${pos.line}: ACP protocolVersion ${pv}; frames are read as ${version ?? 1}`, pos);
+          return;
+        }
         const p = updateParamsOf(m);
         if (p) {
-          if (isToolUpdate(p.update)) applyUpdate(p.sessionId, p.update, pos);
-          return; // other session updates (messages, plans, modes) carry no tool data
+          const kind = typeof p.update.sessionUpdate === 'string' ? p.update.sessionUpdate : '(none)';
+          if (version === undefined && V2_ONLY.has(kind)) version = 2;
+          if (version === undefined && kind === 'tool_call') version = 1;
+          const handler = Object.hasOwn(UPDATES, kind) ? UPDATES[kind]! : undefined;
+          if (!handler) countUnknown(kind, pos);
+          else if (handler !== 'none') handler(p.sessionId, p.update, pos);
+          return;
         }
         if (m.method === 'session/request_permission') {
           const params = obj(m.params);
-          const toolCall = obj(params?.toolCall);
+          const toolCall = params ? permissionToolCall(params) : undefined;
+          if (params && obj(params.subject) && !toolCall && typeof params.sessionId === 'string') {
+            out.diagnostic('permission_without_call', `line ${pos.line}: a permission request about a ${String(obj(params.subject)!.type)}, not a tool call: no part records it`, pos);
+            return;
+          }
           if (!params || !toolCall || typeof toolCall.toolCallId !== 'string' || typeof params.sessionId !== 'string') {
-            out.malformed(text, 'session/request_permission without sessionId and toolCall.toolCallId', pos);
+            out.malformed(text, 'session/request_permission without sessionId and a tool call (v1 toolCall, v2 subject.toolCall) with a toolCallId', pos);
             return;
           }
           const options = (Array.isArray(params.options) ? params.options : []).map((o) => obj(o) ?? {});
-          const approval = { requested: true, options: options.map((o) => ({ optionId: o.optionId, kind: o.kind, name: o.name })) };
+          const approval = { requested: true, ...(typeof params.title === 'string' ? { title: params.title } : {}), options: options.map((o) => ({ optionId: o.optionId, kind: o.kind, name: o.name })) };
           applyUpdate(params.sessionId, { ...toolCall, sessionUpdate: 'tool_call_update' }, pos, { approval });
-          if (m.id !== undefined) permissions.set(m.id as string | number, { key: `${params.sessionId}\u0000${toolCall.toolCallId}`, options });
+          if (m.id !== undefined) permissions.set(m.id as string | number, { key: resolveKey(params.sessionId, toolCall.toolCallId), options });
           return;
         }
         if ('result' in m && m.id !== undefined && permissions.has(m.id as string | number)) {
@@ -126,14 +366,29 @@ export const acpAdapter: AdapterDefinition = {
           if (!call) return;
           const decision = outcome?.outcome === 'cancelled' ? 'cancelled' : typeof chosen?.kind === 'string' && chosen.kind.startsWith('reject') ? 'rejected' : 'allowed';
           const approval = { ...(obj(call.part.metadata?.approval) ?? {}), decision, optionId: outcome?.optionId };
-          applyUpdate(call.merged.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: call.merged.toolCallId }, pos, { approval });
+          // A refused call fails as `denied`, whatever text the agent reports its failure with.
+          const merged = decision === 'rejected' ? { ...call.merged, denied: true as const } : call.merged;
+          commit(req.key, call, merged, pos, { approval });
           return;
         }
-        // Other ACP traffic (initialize, prompts, responses) carries no tool calls; anything else
+        // Other ACP traffic (prompts, responses) carries no tool calls; anything else
         // (a Claude line, a Codex app-server method) is not this format.
         if (!isAcpTraffic(m)) out.unrecognized(pos);
       },
-      end() {},
+      end() {
+        // What the end decides is reported at the last line read.
+        const pos = lastPos;
+        if (!pos) return;
+        // A refused call the agent never reported on is over: it fails as denied.
+        for (const [key, c] of [...calls.entries()]) {
+          if (!c.merged.denied || c.part.state === 'complete' || c.part.state === 'error') continue;
+          commit(key, c, mergeFrame(c.merged, c.merged.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: c.merged.toolCallId, status: 'failed' }), pos);
+        }
+        closePlans(undefined, pos);
+        for (const [kind, u] of unknownUpdates) {
+          out.diagnostic('unknown_session_update', `${u.count} session update${u.count === 1 ? '' : 's'} of kind ${kind} (first at line ${u.pos.line}): no table reads ${u.count === 1 ? 'it' : 'them'}, so no part holds ${u.count === 1 ? 'it' : 'them'}`, u.pos);
+        }
+      },
     };
   },
 };

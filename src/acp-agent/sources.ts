@@ -28,8 +28,6 @@ export interface SessionSource {
   list(): Promise<SessionEntry[]>;
   /** The session's notifications (`{jsonrpc, method: 'session/update', params}`), or undefined when there is no such session. */
   frames(sessionId: string, version: AcpVersion): Promise<unknown[] | undefined>;
-  /** Problems met while reading (a file no format knows…), for stderr. */
-  readonly warnings: string[];
 }
 
 const notification = (params: unknown) => ({ jsonrpc: '2.0', method: 'session/update', params });
@@ -58,11 +56,11 @@ function describe(sessionId: string, metas: readonly unknown[], fallbackCwd: str
 
 /** The sessions of recordings, normalized once per protocol version on first use. */
 export class RecordingSource implements SessionSource {
-  readonly warnings: string[] = [];
   private readonly byVersion = new Map<AcpVersion, Promise<Map<string, unknown[]>>>();
   private readonly labels = new Map<string, string>();
 
-  constructor(private readonly inputs: readonly Input[], private readonly cwd: string) {}
+  /** `warn` hears of inputs that could not be read or are no recording (once each). */
+  constructor(private readonly inputs: readonly Input[], private readonly cwd: string, private readonly warn: (message: string) => void = () => {}) {}
 
   private read(version: AcpVersion): Promise<Map<string, unknown[]>> {
     let p = this.byVersion.get(version);
@@ -88,13 +86,13 @@ export class RecordingSource implements SessionSource {
       try {
         for await (const l of readLines(input.open())) lines.push(l);
       } catch (e) {
-        if (version === 1) this.warnings.push(`cannot read ${input.name}: ${(e as Error).message}`);
+        if (version === 1) this.warn(`cannot read ${input.name}: ${(e as Error).message}`);
         continue;
       }
       const sample = lines.filter((l) => l.text.trim()).slice(0, 20).map((l) => l.text);
       const found = detectAdapter({ lines: sample, file: input.name }) ?? (sample.length > 1 && lines.length <= 20 ? detectAdapter({ lines: [sample.join('\n')], file: input.name }) : undefined);
       if (!found) {
-        if (version === 1) this.warnings.push(`${input.name} was skipped: its first lines are no format toolnorm reads`);
+        if (version === 1) this.warn(`${input.name} was skipped: its first lines are no format toolnorm reads`);
         continue;
       }
       pipeline.useAdapter(found.adapter);
@@ -128,7 +126,6 @@ export class RecordingSource implements SessionSource {
 
 /** The sessions of an event store, replayed like `toolnorm replay --to acp`. */
 export class StoreSource implements SessionSource {
-  readonly warnings: string[] = [];
   constructor(private readonly store: EventStore, private readonly cwd: string) {}
 
   private async parts(sessionId: string): Promise<NormalizedToolPart[]> {

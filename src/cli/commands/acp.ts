@@ -57,11 +57,10 @@ export const acpCommand: Command = {
         io.stderr.write('toolnorm acp: no input files found\n');
         return 1;
       }
-      source = new RecordingSource(inputs, io.cwd);
+      source = new RecordingSource(inputs, io.cwd, (m) => io.stderr.write(`toolnorm acp: ${m}\n`));
     }
     try {
       await new ReadOnlyAgent(source, { name: 'toolnorm', version: VERSION }).serve(io.stdin, io.stdout);
-      for (const w of source.warnings) io.stderr.write(`toolnorm acp: ${w}\n`);
       return 0;
     } catch (e) {
       io.stderr.write(`toolnorm acp: ${(e as Error).message}\n`);

@@ -1,7 +1,8 @@
 // Where `toolnorm acp` finds the sessions it serves: recordings named on the command line, read
 // through the same pipeline as `normalize --to acp`, or an event store, replayed as `replay --to acp`
 // does. Both give, per protocol version, each session's `session/update` notifications in order.
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { readNeighbours } from '../adapters/opencode/neighbours.js';
 import { detectAdapter, ADAPTERS } from '../adapters/registry.js';
 import { NormalizePipeline } from '../pipeline/normalize.js';
 import { readLines } from '../pipeline/lines.js';
@@ -81,6 +82,7 @@ export class RecordingSource implements SessionSource {
       },
       diagnostic: () => {},
     });
+    let neighboursRead = false;
     for (const input of this.inputs) {
       const lines: { text: string; line: number; offset: number; tooLarge?: number }[] = [];
       try {
@@ -94,6 +96,13 @@ export class RecordingSource implements SessionSource {
       if (!found) {
         if (version === 1) this.warn(`${input.name} was skipped: its first lines are no format toolnorm reads`);
         continue;
+      }
+      // As `normalize` does: an OpenCode run's cwd and MCP server names come from the config and
+      // exports beside the recordings, read once, before the OpenCode adapter is made.
+      if (found.adapter.id === 'opencode' && !neighboursRead) {
+        neighboursRead = true;
+        const n = readNeighbours(this.inputs.filter((i) => i.name !== '-').map((i) => resolve(this.cwd, i.name)));
+        pipeline.configureAdapter('opencode', { ...(n.cwd ? { cwd: n.cwd } : {}), ...(n.mcpServers.length ? { mcpServers: n.mcpServers } : {}) });
       }
       pipeline.useAdapter(found.adapter);
       pipeline.beginFile(input.name);

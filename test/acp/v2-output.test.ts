@@ -144,6 +144,21 @@ describe('ACP v2 on every fixture', () => {
   });
 });
 
+describe('--acp-version', () => {
+  it('accepts 1 and 2 only, as a usage error naming the value; 1 is the default and prints v1 frames', async () => {
+    const { cli } = await import('../helpers/cli.js');
+    const file = join(listedCases(manifest).map((id) => readCase(id)).find((c) => c.id === 'codex/exec-tools-plan')!.dir, 'exec-tools-plan.jsonl');
+    for (const cmd of [['normalize', '--to', 'acp', '--acp-version', '3', file], ['replay', '--session', 's', '--to', 'acp', '--acp-version', 'v2']]) {
+      const r = await cli(cmd);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--acp-version must be 1 or 2, got "(3|v2)"/);
+    }
+    const v1 = await cli(['normalize', '--to', 'acp', '--quiet', file]);
+    expect((v1.lines[0] as { params: { update: { sessionUpdate: string } } }).params.update.sessionUpdate).toBe('tool_call');
+    expect(await cli(['normalize', '--to', 'acp', '--quiet', '--acp-version', '1', file])).toEqual(v1);
+  });
+});
+
 const files = corpusInputs();
 describe.skipIf(!files.length)('ACP v2 on every corpus recording', () => {
   it.each(files)('%s: normalize --to acp --acp-version 2 validates against schema/v2 and decodes back to --to parts', async (rel) => {

@@ -5,7 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { readNeighbours } from '../adapters/opencode/neighbours.js';
 import { detectAdapter, ADAPTERS } from '../adapters/registry.js';
 import { NormalizePipeline } from '../pipeline/normalize.js';
-import { readLines } from '../pipeline/lines.js';
+import { DEFAULT_MAX_LINE_BYTES, readLines } from '../pipeline/lines.js';
 import type { Input } from '../cli/inputs.js';
 import { encodeParts } from '../acp/encoder.js';
 import { encodePartsV2 } from '../acp/encoder-v2.js';
@@ -86,7 +86,7 @@ export class RecordingSource implements SessionSource {
     for (const input of this.inputs) {
       const lines: { text: string; line: number; offset: number; tooLarge?: number }[] = [];
       try {
-        for await (const l of readLines(input.open())) lines.push(l);
+        for await (const l of readLines(input.open(), undefined, { maxLineBytes: DEFAULT_MAX_LINE_BYTES })) lines.push(l);
       } catch (e) {
         if (version === 1) this.warn(`cannot read ${input.name}: ${(e as Error).message}`);
         continue;
@@ -109,7 +109,7 @@ export class RecordingSource implements SessionSource {
       const before = new Set(sessions.keys());
       for (const l of lines) {
         const pos = { line: l.line, offset: l.offset, ...(this.inputs.length > 1 || input.name !== '-' ? { file: input.name } : {}) };
-        if (l.tooLarge !== undefined) pipeline.lineTooLarge(l.tooLarge, Number.MAX_SAFE_INTEGER, pos);
+        if (l.tooLarge !== undefined) pipeline.lineTooLarge(l.tooLarge, DEFAULT_MAX_LINE_BYTES, pos);
         else pipeline.line(l.text, pos);
       }
       pipeline.endFile(input.name);

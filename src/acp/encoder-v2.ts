@@ -133,13 +133,13 @@ export class AcpV2Translator {
 
     const terminal = this.terminalFrames(sessionId, call, meta, update);
     if (Object.keys(meta).length) update._meta = meta;
-    out.push(...terminal, { sessionId, update: { sessionUpdate: 'tool_call_update', ...withoutKey(update, 'sessionUpdate') } as AcpV2Frame['update'] });
+    out.push({ sessionId, update: { sessionUpdate: 'tool_call_update', ...withoutKey(update, 'sessionUpdate') } as AcpV2Frame['update'] }, ...terminal);
     const plan = this.planFrame(sessionId, id, call, incoming, v1);
     if (plan) out.push(plan);
     return out;
   }
 
-  /** v1's display-terminal `_meta` keys as v2 `terminal_update`s (sent before the call that shows them). */
+  /** v1's display-terminal `_meta` keys as v2 `terminal_update`s (sent after the call frame that shows them). */
   private terminalFrames(sessionId: string, call: CallState, meta: Obj, update: Obj): AcpV2Frame[] {
     const info = obj(meta.terminal_info);
     const output = obj(meta.terminal_output);

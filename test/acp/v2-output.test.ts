@@ -94,7 +94,9 @@ describe('ACP v2 frames (fast-check)', () => {
     expect(terms[0]).toEqual({ sessionUpdate: 'terminal_update', terminalId: 'b1', command: 'ls' });
     expect(terms[1]).toEqual({ sessionUpdate: 'terminal_update', terminalId: 'b1', output: { data: Buffer.from(out).toString('base64') }, exitStatus: { exitCode: 3, signal: null } });
     expect(JSON.stringify(frames)).not.toMatch(/terminal_(info|output|exit)/);
-    expect(frames[1]!.update.content).toEqual([{ type: 'terminal', terminalId: 'b1' }]);
+    // The call announces the terminal first; the terminal's state follows it.
+    expect(frames.map((f) => f.update.sessionUpdate)).toEqual(['tool_call_update', 'terminal_update', 'tool_call_update', 'terminal_update']);
+    expect(frames[0]!.update.content).toEqual([{ type: 'terminal', terminalId: 'b1' }]);
     expect(backToParts(frames)).toEqual([p]);
   });
 

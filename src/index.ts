@@ -25,6 +25,7 @@ export { NormalizePipeline, type NormalizeOptions, type OutputFormat, type Outpu
 export { normalizeStream, LiveNormalizer, type LiveOptions, type LiveUpdate, type LiveInput } from './pipeline/live.js';
 export { readLines } from './pipeline/lines.js';
 export { AcpEncoder, encodeParts, type AcpEncoderOptions, type AcpFrame } from './acp/encoder.js';
+export { AcpV2Translator, encodePartsV2, type AcpV2Frame } from './acp/encoder-v2.js';
 export { decodeFrames, type Decoded } from './acp/decode.js';
 export { ACP_KIND_OF, TOOL_KIND_OF } from './acp/kinds.js';
 export { toUiPart, LEGACY_STATES, type UiStateNames } from './ui/to-ui.js';

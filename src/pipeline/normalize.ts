@@ -11,6 +11,7 @@ import { projectPart, type OutputView } from '../events/projector.js';
 import { createReducer, type Reducer, type ReducerOptions } from '../events/reducer.js';
 import { TERMINAL, emptySessionState, listToArray, withState, type PartRecord, type ToolSessionState } from '../events/state.js';
 import { AcpEncoder, type AcpFrame } from '../acp/encoder.js';
+import { AcpV2Translator, type AcpV2Frame } from '../acp/encoder-v2.js';
 import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
 import { BoundedSet } from '../collections/bounded.js';
@@ -71,7 +72,7 @@ export const ENCODED_FORMATS: ReadonlySet<string> = new Set<EncodedFormat>(['ai-
 export interface AcpNotification {
   jsonrpc: '2.0';
   method: 'session/update';
-  params: AcpFrame;
+  params: AcpFrame | AcpV2Frame;
 }
 
 /** What each output format hands to `PipelineSinks.output`. */
@@ -79,7 +80,7 @@ export interface OutputRecords {
   parts: NormalizedToolPart;
   events: ToolEvent;
   /** A notification, or the bare params with `jsonRpc: false`. */
-  acp: AcpNotification | AcpFrame;
+  acp: AcpNotification | AcpFrame | AcpV2Frame;
   ui: UiToolPart;
   // The ecosystem formats' records (type-only imports: the encoders load only when chosen).
   'ai-sdk': AiSdkToolPart;
@@ -97,6 +98,8 @@ export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends
   uiStates?: UiStateNames;
   /** ACP output: the client renders display-only terminals (see AcpEncoderOptions.terminal). */
   acpTerminal?: boolean;
+  /** ACP output: protocol version 1 (default) or 2, the draft (see src/acp/encoder-v2.ts). */
+  acpVersion?: 1 | 2;
   /**
    * Events to wait after a part turns terminal before it is printed and dropped (default 64):
    * long enough for late enrichment (a subagent's task notification after its result: at most 5
@@ -135,6 +138,8 @@ interface Session {
   readonly id: string;
   state: ToolSessionState;
   encoder?: AcpEncoder;
+  /** `acpVersion: 2`: turns the encoder's v1 frames into v2 ones. */
+  v2?: AcpV2Translator;
   diagnosticsSeen: number;
   /** The pipeline's event count at this session's last event: sessions idle longest are evicted first. */
   touched: number;
@@ -454,7 +459,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
       const encoder = this.options.to === 'acp' ? new AcpEncoder({ output: this.options.output, cwd: this.options.cwd, terminal: this.options.acpTerminal }) : undefined;
       // Evicted before the new one is added: a sweep drops sessions that hold nothing.
       if (this.sessions.size >= MAX_HELD_SESSIONS) this.evict();
-      s = { id, state: emptySessionState(true), encoder, diagnosticsSeen: 0, touched: this.eventCount };
+      s = { id, state: emptySessionState(true), encoder, ...(encoder && this.options.acpVersion === 2 ? { v2: new AcpV2Translator() } : {}), diagnosticsSeen: 0, touched: this.eventCount };
       this.sessions.set(id, s);
     }
     return s;
@@ -497,7 +502,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     }
     const after = session.state.parts.get(e.partId)!;
     if (session.encoder && after !== before) {
-      for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame);
+      for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame, session.v2);
     }
     if (this.encoder?.change && after !== before) this.encoder.change(e.sessionId, e, () => projectPart(after, { output: this.options.output }));
     // Queued once, when it turns terminal (terminal states never change back).
@@ -564,7 +569,10 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
         unchanged = prev.record === record || prev.json === JSON.stringify(part);
       }
     }
-    if (this.options.to === 'acp' && session.encoder) for (const frame of session.encoder.finish(session.id, record)) this.writeAcp(frame);
+    if (this.options.to === 'acp' && session.encoder) {
+      for (const frame of session.encoder.finish(session.id, record)) this.writeAcp(frame, session.v2);
+      session.v2?.finish(session.id, record.id);
+    }
     else if (this.encoder) this.encoder.final(session.id, part, unchanged);
     else if (!unchanged) this.print(session, part);
     // An evicted part is already in `evicted` (see evict), which is kept longer.
@@ -618,13 +626,14 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     }
   }
 
-  private writeAcp(frame: AcpFrame): void {
+  private writeAcp(frame: AcpFrame, v2?: AcpV2Translator): void {
     // Clients silently blank or strip invalid ACP data, so nothing invalid leaves this process.
     const issues = issuesOfAcpSessionUpdateParams(frame);
     if (issues.length) {
       this.onDiagnostic({ severity: 'error', code: 'invalid_frame', message: `an ACP frame for ${frame.update.toolCallId} broke the contract and was not sent: ${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}`, partId: frame.update.toolCallId });
       return;
     }
-    this.sinks.output(this.options.jsonRpc === false ? frame : { jsonrpc: '2.0', method: 'session/update', params: frame });
+    // v2 frames are translated from checked v1 frames (the tests check them against schema/v2).
+    for (const f of v2 ? v2.translate(frame) : [frame]) this.sinks.output(this.options.jsonRpc === false ? f : { jsonrpc: '2.0', method: 'session/update', params: f });
   }
 }

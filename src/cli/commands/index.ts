@@ -17,5 +17,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'compress', summary: 'compress one tool output (file or stdin) to a byte, token or line budget; stats on stderr', load: async () => (await import('./compress.js')).compressCommand },
   { name: 'replay', summary: 'rebuild a stored session and print it as parts, events, ACP frames or UI parts', load: async () => (await import('./replay.js')).replayCommand },
   { name: 'sessions', summary: 'list the sessions stored in an event store', load: async () => (await import('./sessions.js')).sessionsCommand },
+  { name: 'acp', summary: 'serve recorded sessions to an ACP client (Zed, JetBrains…) as a read-only ACP agent on stdio', load: async () => (await import('./acp.js')).acpCommand },
   { name: 'view', summary: 'write a self-contained HTML timeline of a session\'s tool calls, or serve it live from a store', load: async () => (await import('./view.js')).viewCommand },
 ];

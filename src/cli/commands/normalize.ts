@@ -11,6 +11,7 @@ import { LineWriter } from '../writer.js';
 import { progressBar } from '../progress.js';
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
+import { acpVersionOption } from './acp-version.js';
 import type { StoreSink } from '../../store/sink.js';
 import { packageRoot } from '../package-root.js';
 import { ENCODED_FORMAT_NAMES, ENCODER_OPTIONS, ENCODER_USAGE, isEncodedFormat, loadEncoder } from '../encoders.js';
@@ -55,6 +56,7 @@ Options:
 ${ENCODER_USAGE}
   --acp-terminal      --to acp for a client that announced _meta.terminal_output: commands show
                       as display-only terminals, output in _meta.terminal_output (sent once)
+  --acp-version 1|2   --to acp protocol version (default 1; 2 is the ACP v2 draft)
   --store URL         also append the events to a store: sqlite:PATH or postgres://…
   --quiet             print only errors on stderr: no diagnostics (they are still counted, and
                       --summary still prints), no progress bar, no demo note
@@ -109,6 +111,7 @@ export const normalizeCommand: Command = {
         output: { type: 'string', default: 'full' },
         'ui-states': { type: 'string', default: 'legacy' },
         'acp-terminal': { type: 'boolean', default: false },
+        'acp-version': { type: 'string', default: '1' },
         store: { type: 'string' },
         quiet: { type: 'boolean', default: false },
         'max-line-bytes': { type: 'string' },
@@ -121,6 +124,7 @@ export const normalizeCommand: Command = {
     if (v.clock !== 'none' && v.clock !== 'zero' && v.clock !== 'wall') throw new UsageError('--clock must be none, zero or wall');
     if (v.output !== 'full' && v.output !== 'compressed') throw new UsageError('--output must be full or compressed');
     if (v['ui-states'] !== 'legacy' && v['ui-states'] !== 'canonical') throw new UsageError('--ui-states must be legacy or canonical');
+    const acpVersion = acpVersionOption(v['acp-version']);
 
     const encoder = isEncodedFormat(to) ? await loadEncoder(to, v) : undefined;
 
@@ -178,6 +182,7 @@ export const normalizeCommand: Command = {
       output: v.output as 'full' | 'compressed',
       uiStates: v['ui-states'] as 'legacy' | 'canonical',
       acpTerminal: v['acp-terminal'],
+      acpVersion,
       ...(compressor ? { compressor } : {}),
       ...(encoder ? { encoder } : {}),
     }, {

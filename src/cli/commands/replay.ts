@@ -1,6 +1,8 @@
 // `toolnorm replay`: rebuilds one session from an event store through the same replayer the
 // library uses (ToolRepository), and prints it as parts, events, ACP frames or UI parts.
 import { encodeParts } from '../../acp/encoder.js';
+import { encodePartsV2 } from '../../acp/encoder-v2.js';
+import { acpVersionOption } from './acp-version.js';
 import { ToolRepository } from '../../events/repository.js';
 import { followSession } from '../../store/follow.js';
 import type { EventStore } from '../../store/types.js';
@@ -35,6 +37,7 @@ Options:
   --follow            with --to events: keep printing events as they are appended, until a signal
   --output full|compressed   show compressed summaries where they exist (default full)
   --ui-states legacy|canonical   UI state names (default legacy)
+  --acp-version 1|2   --to acp protocol version (default 1; 2 is the ACP v2 draft)
 ${ENCODER_USAGE}
   --quiet             do not print diagnostics
 The store is opened read-only: a read-only file or directory is fine.
@@ -67,6 +70,7 @@ export const replayCommand: Command = {
         follow: { type: 'boolean', default: false },
         output: { type: 'string', default: 'full' },
         'ui-states': { type: 'string', default: 'legacy' },
+        'acp-version': { type: 'string', default: '1' },
         quiet: { type: 'boolean', default: false },
         ...ENCODER_OPTIONS,
       },
@@ -77,6 +81,7 @@ export const replayCommand: Command = {
     if (!v.session) throw new UsageError('--session is required (`toolnorm sessions` lists the stored sessions)');
     if (v.output !== 'full' && v.output !== 'compressed') throw new UsageError('--output must be full or compressed');
     if (v['ui-states'] !== 'legacy' && v['ui-states'] !== 'canonical') throw new UsageError('--ui-states must be legacy or canonical');
+    const acpVersion = acpVersionOption(v['acp-version']);
     const encoder = isEncodedFormat(to) ? await loadEncoder(to, v) : undefined;
     const toSeq = seqOption('to-seq', v['to-seq']);
     const fromSeq = seqOption('from-seq', v['from-seq']);
@@ -113,7 +118,7 @@ export const replayCommand: Command = {
         if (to === 'parts') for (const p of parts) out.json(p);
         else if (encoder) encodeFinalParts(encoder, [[sessionId, parts]], { output: (r) => out.json(r), diagnostic: (d) => { if (!v.quiet) err.json(d); } });
         else if (to === 'ui') for (const p of parts) out.json(toUiPart(p, { states: v['ui-states'] as 'legacy' | 'canonical' }));
-        else for (const frame of encodeParts(sessionId, parts, { output: v.output as 'full' | 'compressed' })) out.json({ jsonrpc: '2.0', method: 'session/update', params: frame });
+        else for (const frame of (acpVersion === 2 ? encodePartsV2 : encodeParts)(sessionId, parts, { output: v.output as 'full' | 'compressed' })) out.json({ jsonrpc: '2.0', method: 'session/update', params: frame });
         if (!v.quiet) for (const d of diagnosticsOf(state.state)) err.json(d);
       }
       await out.close();

@@ -130,7 +130,7 @@ type ToolTiming struct {
 	CompletedAt *Instant `json:"completedAt,omitempty"`
 
 	// Duration in milliseconds: the provider's own figure when it gives one, otherwise completedAt −
-	// startedAt.
+	// startedAt, and absent when that is negative (an end recorded before the start).
 	ElapsedMs *float64 `json:"elapsedMs,omitempty"`
 }
 

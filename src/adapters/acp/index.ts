@@ -6,7 +6,8 @@ import type { AdapterDefinition, InputPosition } from '../types.js';
 import { EventEmitterFor, parseObjectLine } from '../shared/emit.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
 import { isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from '../../acp/decode.js';
-import { ms, obj, type Obj } from '../../fields.js';
+import { obj, type Obj } from '../../fields.js';
+import { timeField } from '../shared/time.js';
 import { isAcpTraffic, sniffAcp } from './sniff.js';
 
 /** Terminal calls kept for late frames (e.g. a PostToolUse hook update after the result). */
@@ -39,8 +40,9 @@ export const acpAdapter: AdapterDefinition = {
 
     const emitTransition = (key: string, merged: MergedCall, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
       const env = (at: number | undefined) => ({ sessionId: merged.sessionId, partId: part.id, at, pos });
-      const startedAt = ms(part.timing?.startedAt) ?? clock();
-      const endedAt = ms(part.timing?.completedAt) ?? clock();
+      // The times `_meta.toolnorm.timing` carries (epoch ms or, as the seed allows, a string), by the one rule.
+      const startedAt = timeField(out, '_meta.toolnorm.timing.startedAt', part.timing?.startedAt, 'ms', pos, part.id) ?? clock();
+      const endedAt = timeField(out, '_meta.toolnorm.timing.completedAt', part.timing?.completedAt, 'ms', pos, part.id) ?? clock();
       const elapsed = part.timing?.elapsedMs;
       if (!prev) {
         out.emit('tool.started', env(startedAt), { name: part.name, kind: part.kind, title: part.title, input: part.input, ...(part.metadata ? { metadata: part.metadata } : {}) });

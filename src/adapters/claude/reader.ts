@@ -6,7 +6,7 @@
 //   progress (agent_progress, bash_progress…) and bookkeeping lines;
 // - `agent-<id>.meta.json`: one object linking a subagent file to its Task call.
 import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
-import { toEpochMs } from '../shared/time.js';
+import { timeField, toEpochMs } from '../shared/time.js';
 import type { Adapter, AdapterOptions, AdapterSink, InputPosition } from '../types.js';
 import { CallTracker, approvalOf, type Frame } from './calls.js';
 import { normalizeServerName } from '../shared/mcp-names.js';
@@ -152,7 +152,7 @@ export class ClaudeReader implements Adapter {
       else this.out.malformed(textOf(), 'a JSON object without "type" is not a Claude Code message', pos);
       return;
     }
-    const at = toEpochMs(line.timestamp);
+    const at = timeField(this.out, 'timestamp', line.timestamp, 'auto', pos);
     this.curLine = line;
     this.curAt = at;
     if (at !== undefined) this.lastAt = at;
@@ -217,7 +217,7 @@ export class ClaudeReader implements Adapter {
     const lineCwd = str(line.cwd);
     // Kept when unchanged, so the calls of a session share one cwd string too.
     if (lineCwd && lineCwd !== info.cwd) info.cwd = lineCwd;
-    const at = nested ? (toEpochMs(nested.timestamp) ?? this.timeOf(undefined)) : this.timeOf(line);
+    const at = nested ? (timeField(this.out, 'data.message.timestamp', nested.timestamp, 'auto', pos) ?? this.timeOf(undefined)) : this.timeOf(line);
     // Every field present from the start: frames then share one hidden class.
     const frame: Frame = { sessionId, at, pos, cwd: info.cwd, parentId: undefined, agentId: undefined };
     if (nested) {
@@ -416,7 +416,7 @@ export class ClaudeReader implements Adapter {
       body.message = `${heartbeat ? 'Still running' : 'Running'} after ${seconds} s`;
     }
     // stream-json progress lines carry no timestamp; the elapsed time places them exactly.
-    const at = toEpochMs(line.timestamp) ?? (body.elapsedMs !== undefined && call.startedAt !== undefined && call.startedAt > 0 ? call.startedAt + body.elapsedMs : this.timeOf(line));
+    const at = this.curAt ?? (body.elapsedMs !== undefined && call.startedAt !== undefined ? call.startedAt + body.elapsedMs : this.timeOf(line));
     this.tracker.progress(call, body, at, pos);
   }
 

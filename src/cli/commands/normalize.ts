@@ -58,8 +58,9 @@ ${ENCODER_USAGE}
 
 Parts are printed once each, in their final state: a part is printed when it has been final for
 a while (64 events), and parts still open at the end of input are printed last.
-Exit: 0; 1 when a named input is unreadable or no known format, the store fails, output cannot be
-written (e.g. a full disk) or --strict finds diagnostics; 2 on bad usage; 141 when the reader of
+Exit: 0; 1 when a named input is unreadable or no known format, an adapter made events that
+break the contract (invalid_event: they were dropped, so the output is short of the input), the
+store fails, output cannot be written (e.g. a full disk) or --strict finds diagnostics; 2 on bad usage; 141 when the reader of
 stdout goes away (e.g. | head), quietly, as for SIGPIPE.`;
 
 function fixedAdapter(from: string): AdapterDefinition | undefined {
@@ -279,7 +280,8 @@ export const normalizeCommand: Command = {
       await err.close();
       bar?.done();
       if (v.summary) io.stderr.write(`${JSON.stringify(summary)}\n`);
-      if (failedInput) return 1;
+      // Dropped invalid events mean parts missing from the output: a run that lost them did not do its job.
+      if (failedInput || summary.invalidEvents > 0) return 1;
       return v.strict && summary.diagnostics > 0 ? 1 : 0;
     } catch (e) {
       if (e instanceof UsageError) throw e;

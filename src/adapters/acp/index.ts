@@ -103,13 +103,15 @@ export const acpAdapter: AdapterDefinition = {
         if (!m) return;
         const p = updateParamsOf(m);
         if (p) {
+          // An empty id names no session: the contract's sessionId has at least one character.
+          if (p.sessionId === '' && isToolUpdate(p.update)) return out.malformed(text, 'session/update with an empty sessionId', pos);
           if (isToolUpdate(p.update)) applyUpdate(p.sessionId, p.update, pos);
           return; // other session updates (messages, plans, modes) carry no tool data
         }
         if (m.method === 'session/request_permission') {
           const params = obj(m.params);
           const toolCall = obj(params?.toolCall);
-          if (!params || !toolCall || typeof toolCall.toolCallId !== 'string' || typeof params.sessionId !== 'string') {
+          if (!params || !toolCall || typeof toolCall.toolCallId !== 'string' || typeof params.sessionId !== 'string' || params.sessionId === '') {
             out.malformed(text, 'session/request_permission without sessionId and toolCall.toolCallId', pos);
             return;
           }

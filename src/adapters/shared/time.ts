@@ -128,3 +128,17 @@ export function timeField(out: EventEmitterFor, field: string, value: unknown, u
   }
   return t;
 }
+
+/**
+ * A provider's duration in seconds or ms as ms: finite and ≥ 0, else reported (`unreadable_time`,
+ * as a time that cannot be read is) and dropped, so a negative or overflowing figure never becomes
+ * an `elapsedMs` the contract refuses, nor places an event past a Date's range.
+ */
+export function durationField(out: EventEmitterFor, field: string, value: unknown, unit: 'ms' | 's', pos?: InputPosition, partId?: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const ms = typeof value === 'number' ? Math.round(unit === 's' ? value * 1000 : value) : Number.NaN;
+  if (Number.isFinite(ms) && ms >= 0 && ms <= MAX_EPOCH_MS) return ms;
+  const why = typeof value !== 'number' ? `a ${typeof value}, not a number` : ms < 0 ? 'a duration is never negative' : 'not a finite duration a date can span';
+  out.diagnostic('unreadable_time', `${pos ? `line ${pos.line}: ` : ''}${field} ${shown(value)} is not a duration (${why}); it is dropped`, pos, partId ? { partId } : {});
+  return undefined;
+}

@@ -35,6 +35,24 @@ describe('ACP: a tool call with an empty sessionId (the contract wants at least 
   });
 });
 
+describe('ACP: a permission request for an empty toolCallId', () => {
+  it('was an invalid event (partId ""); now a malformed_line, and the call asked about by its id is whole', async () => {
+    const r = await run('acp', [
+      { jsonrpc: '2.0', id: 'p1', method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: '' }, options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }] } },
+      { jsonrpc: '2.0', id: 'p1', result: { outcome: { outcome: 'selected', optionId: 'allow' } } },
+      { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 'c3', title: 'Reading a.txt', kind: 'read', status: 'pending' } } },
+      { jsonrpc: '2.0', id: 'p2', method: 'session/request_permission', params: { sessionId: 's1', toolCall: { toolCallId: 'c3' }, options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }] } },
+      { jsonrpc: '2.0', id: 'p2', result: { outcome: { outcome: 'selected', optionId: 'allow' } } },
+      { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call_update', toolCallId: 'c3', status: 'completed' } } },
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.summary.invalidEvents).toBe(0);
+    expect(r.diagnostics.map((d) => d.code)).toContain('malformed_line');
+    expect(r.diagnostics.map((d) => d.code)).not.toContain('invalid_event');
+    expect(r.parts.map((p) => [p.id, p.state, (p.metadata as { approval?: { decision?: string } }).approval?.decision])).toEqual([['c3', 'complete', 'allowed']]);
+  });
+});
+
 describe('Claude: tool_progress durations that are no duration', () => {
   const lines = (seconds: unknown) => [
     { type: 'assistant', session_id: 's1', timestamp: '2026-11-30T07:41:59.608Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'sleep 5' } }] } },

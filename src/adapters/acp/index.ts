@@ -111,7 +111,7 @@ export const acpAdapter: AdapterDefinition = {
         if (m.method === 'session/request_permission') {
           const params = obj(m.params);
           const toolCall = obj(params?.toolCall);
-          if (!params || !toolCall || typeof toolCall.toolCallId !== 'string' || typeof params.sessionId !== 'string' || params.sessionId === '') {
+          if (!params || !toolCall || typeof toolCall.toolCallId !== 'string' || toolCall.toolCallId === '' || typeof params.sessionId !== 'string' || params.sessionId === '') {
             out.malformed(text, 'session/request_permission without sessionId and toolCall.toolCallId', pos);
             return;
           }

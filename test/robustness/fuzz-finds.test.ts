@@ -59,7 +59,7 @@ describe('Claude: tool_progress durations that are no duration', () => {
     { type: 'tool_progress', session_id: 's1', tool_use_id: 'toolu_1', tool_name: 'Bash', parent_tool_use_id: null, elapsed_time_seconds: seconds },
     { type: 'user', session_id: 's1', timestamp: '2026-11-30T07:42:05.608Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'done' }] } },
   ];
-  it.each([[-1, 'a duration is never negative'], [1e13, 'not a finite duration']])('elapsed_time_seconds %s: was elapsedMs < 0 (an invalid event), or an `at` past a Date\'s range; now unreadable_time, and the part is whole', async (seconds, why) => {
+  it.each([[-1, 'a duration is never negative'], [1e13, 'longer than a date can span']])('elapsed_time_seconds %s: was elapsedMs < 0 (an invalid event), or an `at` past a Date\'s range; now unreadable_time, and the part is whole', async (seconds, why) => {
     const r = await run('claude', lines(seconds));
     expect(r.code).toBe(0);
     expect(r.summary.invalidEvents).toBe(0);

@@ -138,7 +138,10 @@ export function durationField(out: EventEmitterFor, field: string, value: unknow
   if (value === undefined || value === null) return undefined;
   const ms = typeof value === 'number' ? Math.round(unit === 's' ? value * 1000 : value) : Number.NaN;
   if (Number.isFinite(ms) && ms >= 0 && ms <= MAX_EPOCH_MS) return ms;
-  const why = typeof value !== 'number' ? `a ${typeof value}, not a number` : ms < 0 ? 'a duration is never negative' : 'not a finite duration a date can span';
-  out.diagnostic('unreadable_time', `${pos ? `line ${pos.line}: ` : ''}${field} ${shown(value)} is not a duration (${why}); it is dropped`, pos, partId ? { partId } : {});
+  const where = `${pos ? `line ${pos.line}: ` : ''}${field} ${shown(value)}`;
+  const extra = partId ? { partId } : {};
+  // A number that overflows to Infinity is what `invalid_number` reports everywhere (emit.ts).
+  if (typeof value === 'number' && !Number.isFinite(ms)) out.diagnostic('invalid_number', `${where} is not a finite number of ms; it is dropped`, pos, extra);
+  else out.diagnostic('unreadable_time', `${where} is not a duration (${typeof value !== 'number' ? `a ${typeof value}, not a number` : ms < 0 ? 'a duration is never negative' : 'longer than a date can span'}); it is dropped`, pos, extra);
   return undefined;
 }

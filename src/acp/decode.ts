@@ -109,10 +109,11 @@ export function partOf(m: MergedCall): NormalizedToolPart {
   // the tool's own name, and the registry's title when the agent's title is the raw name.
   const mcp = ours ? undefined : splitMcpName(rawName) ?? splitMcpName(nonEmpty(m.fields.title) ?? '');
   const name = mcp && rawName.startsWith('mcp__') ? mcp.tool : rawName;
-  // Foreign frames may hold anything here (0, false, an object): only a string is a kind.
+  // Foreign frames may hold anything here (0, false, an object, ""): only a non-empty string is a kind
+  // (`"" && …` would be "", which `??` keeps).
   const acpKind = typeof m.fields.kind === 'string' ? (m.fields.kind as AcpToolKind) : undefined;
   const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : TOOL_STATE_OF[(m.fields.status as keyof typeof TOOL_STATE_OF) ?? 'pending'] ?? 'started';
-  const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : toolKindByName(rawName) ?? (mcp ? toolKindByName(`mcp__${mcp.server}__${mcp.tool}`) : undefined) ?? (acpKind && TOOL_KIND_OF[acpKind]) ?? kindFromName(rawName);
+  const kind = ours && typeof tn.kind === 'string' ? (tn.kind as NormalizedToolPart['kind']) : toolKindByName(rawName) ?? (mcp ? toolKindByName(`mcp__${mcp.server}__${mcp.tool}`) : undefined) ?? (acpKind ? TOOL_KIND_OF[acpKind] : undefined) ?? kindFromName(rawName);
   const foreignTitle = nonEmpty(m.fields.title);
   // Our own frames send the title once, at the root (older ones also in `_meta.toolnorm.title`).
   const title = present(tn.title) ?? (ours ? present(m.fields.title) : mcp && (!foreignTitle || splitMcpName(foreignTitle)) ? mcpTitle(mcp.server, mcp.tool, m.fields.rawInput) : foreignTitle) ?? name;

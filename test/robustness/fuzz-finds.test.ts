@@ -53,6 +53,19 @@ describe('ACP: a permission request for an empty toolCallId', () => {
   });
 });
 
+describe('ACP: another agent\'s tool_call with kind ""', () => {
+  it('was an invalid event (kind "" is no ToolKind); now the kind comes from the name, and the part is whole', async () => {
+    const r = await run('acp', [
+      { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'rm -rf build', name: 'commandExecution', kind: '', status: 'pending', rawInput: { command: 'rm -rf build' } } } },
+      { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' } } },
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.summary.invalidEvents).toBe(0);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.parts.map((p) => [p.id, p.kind, p.state])).toEqual([['c1', 'bash', 'complete']]);
+  });
+});
+
 describe('Claude: tool_progress durations that are no duration', () => {
   const lines = (seconds: unknown) => [
     { type: 'assistant', session_id: 's1', timestamp: '2026-11-30T07:41:59.608Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'sleep 5' } }] } },

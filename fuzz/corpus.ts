@@ -1,6 +1,10 @@
 // The recorded lines the fuzzer mutates: the repo's fixtures and, when present, the shared corpus
 // beside the repo. ACP has no recordings of its own: its lines are the frames of every golden
-// `*.acp.json` (what toolnorm sends, and so what another toolnorm reads back).
+// `*.acp.json` (what toolnorm sends, and so what another toolnorm reads back), the same frames
+// without `_meta` (what any other agent sends: read from the ACP fields alone), and a permission
+// request with its answer after each `tool_call` (`session/request_permission`, allowed or
+// rejected in turn). OpenCode's lines are its run JSON lines and the events of its `/event` and
+// `/global/event` SSE recordings, which it also reads one JSON object a line.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,10 +28,31 @@ const jsonLines = (file: string): string[] => readFileSync(file, 'utf8').split('
 export function corpusLines(provider: FuzzProvider, repoRoot: string): string[] {
   const shared = join(repoRoot, '..', 'shared', 'corpus', provider);
   if (provider === 'acp') {
-    return files(join(repoRoot, 'fixtures'), (n) => n.endsWith('.acp.json')).flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) as unknown[]).map((x) => JSON.stringify(x))).filter((l) => l.length <= MAX_LINE);
+    const frames = files(join(repoRoot, 'fixtures'), (n) => n.endsWith('.acp.json')).flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as Frame[]);
+    return [...frames, ...frames.flatMap(foreign)].map((x) => JSON.stringify(x)).filter((l) => l.length <= MAX_LINE);
   }
-  // OpenCode reads one form per file (JSON lines, SSE or a whole document): its JSON-lines recordings only.
-  const test = (n: string) => n.endsWith('.jsonl');
+  const test = (n: string) => n.endsWith('.jsonl') || (provider === 'opencode' && n.endsWith('.sse'));
   const lines = [...files(join(repoRoot, 'fixtures', provider), test), ...files(shared, test)].flatMap(jsonLines);
-  return provider === 'opencode' ? lines.filter((l) => l.trimStart().startsWith('{')) : lines;
+  // OpenCode reads one form per file (JSON lines, SSE or a whole document): every event as a JSON line.
+  return provider === 'opencode' ? lines.map((l) => l.replace(/^data: /, '')).filter((l) => l.trimStart().startsWith('{')) : lines;
+}
+
+interface Frame { params?: { sessionId?: unknown; update?: { sessionUpdate?: unknown; toolCallId?: unknown; title?: unknown; _meta?: unknown } } }
+
+let permissionIds = 0;
+
+/** A golden frame as another agent sends it (no `_meta.toolnorm`), and a permission request and its answer after a `tool_call`. */
+function foreign(frame: Frame): unknown[] {
+  const update = frame.params?.update;
+  if (!update) return [frame];
+  const { _meta: _drop, ...bare } = update;
+  const out: unknown[] = [{ ...frame, params: { ...frame.params, update: bare } }];
+  if (update.sessionUpdate === 'tool_call') {
+    const id = `perm-${++permissionIds}`;
+    out.push(
+      { jsonrpc: '2.0', id, method: 'session/request_permission', params: { sessionId: frame.params!.sessionId, toolCall: { toolCallId: update.toolCallId, title: update.title }, options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'reject', name: 'Reject', kind: 'reject_once' }] } },
+      { jsonrpc: '2.0', id, result: { outcome: { outcome: 'selected', optionId: permissionIds % 2 ? 'allow' : 'reject' } } },
+    );
+  }
+  return out;
 }

@@ -6,7 +6,7 @@
 
 export const FAMILIES = [
   'delete', 'typeSwap', 'truncate', 'duplicate', 'reorder', 'protoNames', 'deepNesting', 'nonFinite',
-  'invalidUtf8', 'loneSurrogate', 'hugeString', 'resultBeforeCall', 'conflictingRepeat',
+  'invalidUtf8', 'loneSurrogate', 'hugeString', 'resultBeforeCall', 'conflictingRepeat', 'times',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -77,6 +77,19 @@ function swapType(v: Json, rand: Rand): Json {
   return pick(rand, others);
 }
 
+/** Fields that hold a time or a duration in some provider's lines. */
+const TIME_KEY = /^(?:timestamp|time|created|start|end|completed|ran|compacted|pruned|updated|emittedAtMs|startedAtMs|completedAtMs|started_at_ms|completed_at_ms|startedAt|completedAt|started_at|completed_at|elapsedMs|elapsed_time_seconds|durationMs|duration_ms)$/;
+
+/**
+ * What the times family writes into such a field (issue 29): before 1970, a mutated year (0001,
+ * past a Date's range, six digits without a sign), garbage, and numbers at and past the range.
+ */
+const ODD_TIMES: Json[] = [
+  '1969-07-20T20:17:40.000Z', '0001-01-01T00:00:00.000Z', '+275761-01-01T00:00:00.000Z', '275760-11-30T07:41:59.608Z',
+  '-271821-04-19T00:00:00.000Z', '2026-13-45T99:99:99.999Z', 'yesterday', '1', '',
+  -1, -14182940000, -62135596800000, 8.64e15, 8.64e15 + 1, -8.64e15 - 1, 1e21, -1e11, 0, 1.5,
+];
+
 /** One JSON line mutated at a random path, or undefined when the line is not JSON. */
 function mutateJson(line: string, family: Family, rand: Rand, sizes: Sizes): string | undefined {
   const root = parse(line);
@@ -126,6 +139,12 @@ function mutateJson(line: string, family: Family, rand: Rand, sizes: Sizes): str
       // Escaped, so the file holds the lone surrogate itself (raw, it would be written as U+FFFD).
       set(at.parent, at.key, TOKEN);
       return withRaw(root, JSON.stringify(s.slice(0, cut)).slice(0, -1) + pick(rand, ['\\ud800', '\\udfff', '\\ud83d', '\\ude00\\ud800']) + JSON.stringify(s.slice(cut)).slice(1));
+    }
+    case 'times': {
+      const times = all.filter((p) => TIME_KEY.test(String(p[p.length - 1])));
+      const at = times.length ? parentOf(root, pick(rand, times)) : { parent, key };
+      set(at.parent, at.key, pick(rand, ODD_TIMES));
+      return JSON.stringify(root);
     }
     case 'hugeString': {
       const strings = all.filter((p) => typeof parentOf(root, p).parent[p[p.length - 1]!] === 'string');

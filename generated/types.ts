@@ -349,7 +349,7 @@ export interface ToolTiming {
    */
   completedAt?: number | string;
   /**
-   * Duration in milliseconds: the provider's own figure when it gives one, otherwise completedAt − startedAt.
+   * Duration in milliseconds: the provider's own figure when it gives one, otherwise completedAt − startedAt, and absent when that is negative (an end recorded before the start).
    */
   elapsedMs?: number;
 }

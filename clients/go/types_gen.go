@@ -135,7 +135,7 @@ type ToolTiming struct {
 	CompletedAt *Instant `json:"completedAt,omitempty"`
 
 	// Duration in milliseconds: the provider's own figure when it gives one, otherwise completedAt −
-	// startedAt.
+	// startedAt, and absent when that is negative (an end recorded before the start).
 	ElapsedMs *float64 `json:"elapsedMs,omitempty"`
 
 	// Unknown holds keys the schema does not declare although it closes this object, as a newer

@@ -32,5 +32,12 @@ export function def<T extends TSchema>(name: string, schema: T): TUnsafe<Static<
 }
 
 export const NonEmpty = (description: string) => Type.String({ minLength: 1, description });
-export const EpochMs = (description: string) => Type.Number({ minimum: 0, description });
+/**
+ * The range of a JavaScript Date, ±8.64e15 ms around 1970-01-01 (years −271821 to 275760): every
+ * instant any client can turn into a date. Times before 1970 are negative and valid: a provider's
+ * recorded time is kept whatever year it says (docs/contract.md#times).
+ */
+export const MAX_EPOCH_MS = 8.64e15;
+/** A point in time, epoch milliseconds, before 1970 too. Durations are not instants: see `Count` and `elapsedMs`. */
+export const EpochMs = (description: string) => Type.Number({ minimum: -MAX_EPOCH_MS, maximum: MAX_EPOCH_MS, description });
 export const Count = (description: string) => Type.Integer({ minimum: 0, description });

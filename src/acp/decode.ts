@@ -149,7 +149,8 @@ export function partOf(m: MergedCall): NormalizedToolPart {
   // registry's title when the agent's title is the raw name.
   const mcp = ours ? undefined : facts.mcp ?? splitMcpName(rawName) ?? splitMcpName(nonEmpty(m.fields.title) ?? '');
   const name = mcp && rawName.startsWith('mcp__') ? mcp.tool : rawName;
-  // Foreign frames may hold anything here (0, false, an object): only a string is a kind.
+  // Foreign frames may hold anything here (0, false, an object, ""): only a non-empty string is a kind
+  // (`"" && …` would be "", which `??` keeps).
   const acpKind = typeof m.fields.kind === 'string' ? (m.fields.kind as AcpToolKind) : undefined;
   const status = typeof m.fields.status === 'string' ? m.fields.status : 'pending';
   const state: ToolState = STATES.has(tn.state as ToolState) ? (tn.state as ToolState) : (Object.hasOwn(STATE_OF_STATUS, status) ? STATE_OF_STATUS[status] : undefined) ?? 'started';

@@ -16,7 +16,8 @@ export function timingOf(p: PartRecord): ToolTiming | undefined {
   if (p.startedAt !== undefined) timing.startedAt = p.startedAt;
   if (p.completedAt !== undefined) timing.completedAt = p.completedAt;
   if (p.elapsedMs !== undefined) timing.elapsedMs = p.elapsedMs;
-  else if (p.completedAt !== undefined && p.startedAt !== undefined) timing.elapsedMs = Math.max(0, p.completedAt - p.startedAt);
+  // An end before the start gives no duration (the reducer reported `negative_duration`), not 0.
+  else if (p.completedAt !== undefined && p.startedAt !== undefined && p.completedAt >= p.startedAt) timing.elapsedMs = p.completedAt - p.startedAt;
   return timing;
 }
 

@@ -49,6 +49,22 @@ function mergeMetadata(part: Mutable<PartRecord>, extra: ToolMetadata | undefine
 
 const isTerminal = (p: PartRecord) => TERMINAL.has(p.state);
 
+/**
+ * A part whose end comes before its start (clock skew between lines, a mutated year) has no
+ * duration to compute: the projector leaves `elapsedMs` out rather than write a made-up 0, and
+ * this says why. A duration the provider gave is kept as it is.
+ */
+function checkDuration(p: PartRecord, e: EventOf<'tool.completed'> | EventOf<'tool.failed'>, ctx: Ctx): void {
+  if (e.elapsedMs !== undefined || p.elapsedMs !== undefined || e.at === undefined || p.startedAt === undefined || e.at >= p.startedAt) return;
+  report(ctx, {
+    severity: 'warning',
+    code: 'negative_duration',
+    message: `${e.type} for part ${p.id} is dated ${e.at} ms, ${p.startedAt - e.at} ms before the part started (${p.startedAt} ms); the part keeps both times but has no elapsedMs`,
+    source: e.source,
+    partId: p.id,
+  });
+}
+
 /** First and last non-blank characters' codes (−1 when blank). */
 function ends(s: string): [number, number] {
   let i = 0;
@@ -136,6 +152,7 @@ const HANDLERS: { [T in ToolEvent['type']]: Handler<EventOf<T>> } = {
   'tool.completed': (p, e, ctx) => {
     if (isTerminal(p)) return late(p, e, ctx, 'a terminal state never changes');
     const n = copyRecord(p);
+    checkDuration(p, e, ctx);
     n.state = 'complete';
     n.output = e.output;
     n.hasOutput = e.output !== undefined;
@@ -147,6 +164,7 @@ const HANDLERS: { [T in ToolEvent['type']]: Handler<EventOf<T>> } = {
   'tool.failed': (p, e, ctx) => {
     if (isTerminal(p)) return late(p, e, ctx, 'a terminal state never changes');
     const n = copyRecord(p);
+    checkDuration(p, e, ctx);
     n.state = 'error';
     n.error = e.error;
     n.completedAt = e.at;

@@ -81,7 +81,7 @@ class ToolTiming:
     """
     elapsed_ms: Union[float, Unset] = UNSET
     """Duration in milliseconds: the provider's own figure when it gives one, otherwise completedAt
-    − startedAt.
+    − startedAt, and absent when that is negative (an end recorded before the start).
     """
 
     @classmethod

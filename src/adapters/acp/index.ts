@@ -7,6 +7,7 @@ import { EventEmitterFor, parseObjectLine } from '../shared/emit.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
 import { appendContent, isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from '../../acp/decode.js';
 import { ms, nonEmpty, obj, type Obj } from '../../fields.js';
+import { timeField } from '../shared/time.js';
 import { applyExit, type TerminalState } from './extensions.js';
 import { planOf } from './plans.js';
 import { isAcpTraffic, sniffAcp } from './sniff.js';
@@ -43,8 +44,9 @@ export const acpAdapter: AdapterDefinition = {
 
     const emitTransition = (key: string, sessionId: string, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
       const env = (at: number | undefined) => ({ sessionId, partId: part.id, at, pos });
-      const startedAt = ms(part.timing?.startedAt) ?? clock();
-      const endedAt = ms(part.timing?.completedAt) ?? clock();
+      // The times `_meta.toolnorm.timing` carries (epoch ms or, as the seed allows, a string), by the one rule.
+      const startedAt = timeField(out, '_meta.toolnorm.timing.startedAt', part.timing?.startedAt, 'ms', pos, part.id) ?? clock();
+      const endedAt = timeField(out, '_meta.toolnorm.timing.completedAt', part.timing?.completedAt, 'ms', pos, part.id) ?? clock();
       const elapsed = part.timing?.elapsedMs;
       if (!prev) {
         out.emit('tool.started', env(startedAt), { name: part.name, kind: part.kind, title: part.title, input: part.input, ...(part.metadata ? { metadata: part.metadata } : {}) });
@@ -336,6 +338,8 @@ export const acpAdapter: AdapterDefinition = {
           if (version === undefined && V2_ONLY.has(kind)) version = 2;
           if (version === undefined && kind === 'tool_call') version = 1;
           const handler = Object.hasOwn(UPDATES, kind) ? UPDATES[kind]! : undefined;
+          // An empty id names no session: the contract's sessionId has at least one character.
+          if (p.sessionId === '' && typeof handler === 'function') return out.malformed(text, 'session/update with an empty sessionId', pos);
           if (!handler) countUnknown(kind, pos);
           else if (handler !== 'none') handler(p.sessionId, p.update, pos);
           return;
@@ -347,7 +351,7 @@ export const acpAdapter: AdapterDefinition = {
             out.diagnostic('permission_without_call', `line ${pos.line}: a permission request about a ${String(obj(params.subject)!.type)}, not a tool call: no part records it`, pos);
             return;
           }
-          if (!params || !toolCall || typeof toolCall.toolCallId !== 'string' || typeof params.sessionId !== 'string') {
+          if (!params || !toolCall || typeof toolCall.toolCallId !== 'string' || toolCall.toolCallId === '' || typeof params.sessionId !== 'string' || params.sessionId === '') {
             out.malformed(text, 'session/request_permission without sessionId and a tool call (v1 toolCall, v2 subject.toolCall) with a toolCallId', pos);
             return;
           }

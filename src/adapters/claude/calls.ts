@@ -241,7 +241,7 @@ export class CallTracker {
       if (Object.keys(approval).length) (metadata ??= {}).approval = approval;
     }
     const env = this.env(call, frame.at, frame.pos);
-    const elapsed = elapsedOf(structured) ?? (frame.at !== undefined && call.startedAt !== undefined && frame.at >= call.startedAt && call.startedAt > 0 ? frame.at - call.startedAt : undefined);
+    const elapsed = elapsedOf(structured) ?? (frame.at !== undefined && call.startedAt !== undefined && frame.at >= call.startedAt ? frame.at - call.startedAt : undefined);
 
     const serverError = serverToolError(block);
     if (block.is_error === true || serverError) {

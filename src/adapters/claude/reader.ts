@@ -6,7 +6,7 @@
 //   progress (agent_progress, bash_progress…) and bookkeeping lines;
 // - `agent-<id>.meta.json`: one object linking a subagent file to its Task call.
 import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
-import { toEpochMs } from '../shared/time.js';
+import { durationField, timeField, toEpochMs } from '../shared/time.js';
 import type { Adapter, AdapterOptions, AdapterSink, InputPosition } from '../types.js';
 import { CallTracker, approvalOf, type Frame } from './calls.js';
 import { normalizeServerName } from '../shared/mcp-names.js';
@@ -15,7 +15,7 @@ import type { SubagentLinks } from './subagents.js';
 import { TASK_SUBTYPES } from './tasks.js';
 import { parseBounded } from '../../events/depth.js';
 import { BoundedMap } from '../../collections/bounded.js';
-import { num, obj, type Obj, str } from '../../fields.js';
+import { obj, type Obj, str } from '../../fields.js';
 
 interface SessionInfo {
   /** The session id as first seen: frames, calls and events all use this one string. */
@@ -152,7 +152,7 @@ export class ClaudeReader implements Adapter {
       else this.out.malformed(textOf(), 'a JSON object without "type" is not a Claude Code message', pos);
       return;
     }
-    const at = toEpochMs(line.timestamp);
+    const at = timeField(this.out, 'timestamp', line.timestamp, 'auto', pos);
     this.curLine = line;
     this.curAt = at;
     if (at !== undefined) this.lastAt = at;
@@ -217,7 +217,7 @@ export class ClaudeReader implements Adapter {
     const lineCwd = str(line.cwd);
     // Kept when unchanged, so the calls of a session share one cwd string too.
     if (lineCwd && lineCwd !== info.cwd) info.cwd = lineCwd;
-    const at = nested ? (toEpochMs(nested.timestamp) ?? this.timeOf(undefined)) : this.timeOf(line);
+    const at = nested ? (timeField(this.out, 'data.message.timestamp', nested.timestamp, 'auto', pos) ?? this.timeOf(undefined)) : this.timeOf(line);
     // Every field present from the start: frames then share one hidden class.
     const frame: Frame = { sessionId, at, pos, cwd: info.cwd, parentId: undefined, agentId: undefined };
     if (nested) {
@@ -409,14 +409,15 @@ export class ClaudeReader implements Adapter {
       return;
     }
     if (call.terminal) return;
-    const seconds = num(line.elapsed_time_seconds);
+    const elapsedMs = durationField(this.out, 'elapsed_time_seconds', line.elapsed_time_seconds, 's', pos, target);
+    const seconds = line.elapsed_time_seconds as number;
     const body: { message?: string; elapsedMs?: number } = {};
-    if (seconds !== undefined) {
-      body.elapsedMs = Math.round(seconds * 1000);
+    if (elapsedMs !== undefined) {
+      body.elapsedMs = elapsedMs;
       body.message = `${heartbeat ? 'Still running' : 'Running'} after ${seconds} s`;
     }
     // stream-json progress lines carry no timestamp; the elapsed time places them exactly.
-    const at = toEpochMs(line.timestamp) ?? (body.elapsedMs !== undefined && call.startedAt !== undefined && call.startedAt > 0 ? call.startedAt + body.elapsedMs : this.timeOf(line));
+    const at = this.curAt ?? (body.elapsedMs !== undefined && call.startedAt !== undefined ? toEpochMs(call.startedAt + body.elapsedMs, 'ms') : undefined) ?? this.timeOf(line);
     this.tracker.progress(call, body, at, pos);
   }
 
@@ -437,7 +438,7 @@ export class ClaudeReader implements Adapter {
         // The nested message is read as it is: copying it with the outer session and time spliced in
         // made V8 re-shape every parsed message's hidden class (a `timestamp` field rewritten), over
         // a thousand times per 100 MB. The frame carries both instead.
-        const frame = this.frameOf(line, pos, { parentId: parentToolUse, agentId, timestamp: message.timestamp ?? line.timestamp });
+        const frame = this.frameOf(line, pos, { parentId: parentToolUse, agentId, timestamp: message.timestamp });
         if (message.type === 'assistant') this.onAssistant(message, frame, str(message.uuid));
         else if (message.type === 'user') this.onUser(message, frame, str(message.uuid));
         return;
@@ -453,8 +454,8 @@ export class ClaudeReader implements Adapter {
             body.outputDelta = full.slice(seen);
             call.streamed = full.length;
           }
-          const secs = num(data.elapsedTimeSeconds);
-          if (secs !== undefined) body.elapsedMs = Math.round(secs * 1000);
+          const elapsedMs = durationField(this.out, 'data.elapsedTimeSeconds', data.elapsedTimeSeconds, 's', pos, parentToolUse);
+          if (elapsedMs !== undefined) body.elapsedMs = elapsedMs;
         } else if (data.type === 'waiting_for_task' && str(data.taskDescription)) {
           body.message = `Waiting for ${String(data.taskDescription)}`;
         } else if (str(data.message)) {

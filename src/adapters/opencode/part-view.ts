@@ -4,11 +4,25 @@
 // Everything downstream reads this view, never the raw part.
 import { parseBounded } from '../../events/depth.js';
 import { obj, text, num, type Obj } from '../../fields.js';
+import { UnreadableTime, readTime } from '../shared/time.js';
 
 // Re-exported so this folder's files read fields from one place.
 export { obj, text, num, type Obj };
-/** An OpenCode time: epoch milliseconds (`Date.now()`), never negative. */
-export const ms = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
+
+/** A time field of the part that held something that is not a time (src/adapters/shared/time.ts). */
+export interface UnreadablePartTime {
+  field: string;
+  value: unknown;
+  why: string;
+}
+
+/** An OpenCode time (epoch ms, `Date.now()`) of the part; an unreadable one is noted on the view for the reader to report. */
+function timeIn(view: ToolPartView, field: string, value: unknown): number | undefined {
+  const t = readTime(value, 'ms');
+  if (!(t instanceof UnreadableTime)) return t;
+  (view.unreadableTimes ??= []).push({ field, value, why: t.why });
+  return undefined;
+}
 
 export type RawStatus = 'pending' | 'running' | 'completed' | 'error';
 const STATUSES: ReadonlySet<string> = new Set(['pending', 'running', 'completed', 'error']);
@@ -42,6 +56,8 @@ export interface ToolPartView {
    * ever ran, and its `time.start` is the moment of that failure, not of a start.
    */
   neverRan?: boolean;
+  /** Time fields present but unreadable: dropped from the view, reported by the reader. */
+  unreadableTimes?: UnreadablePartTime[];
 }
 
 /** Text of v2 `LlmToolContent[]` (text items joined). */
@@ -94,11 +110,11 @@ export function readToolPart(part: Obj, fallbackSessionId?: string): ToolPartVie
   const error = text(errorRaw) ?? text(obj(errorRaw)?.message);
   if (error !== undefined) view.error = error;
   else if (status === 'error') view.error = errorRaw === undefined ? '' : JSON.stringify(errorRaw);
-  const start = ms(time.start) ?? ms(time.ran) ?? ms(time.created);
-  const end = ms(time.end) ?? ms(time.completed);
+  const start = timeIn(view, 'time.start', time.start) ?? timeIn(view, 'time.ran', time.ran) ?? timeIn(view, 'time.created', time.created);
+  const end = timeIn(view, 'time.end', time.end) ?? timeIn(view, 'time.completed', time.completed);
   if (start !== undefined) view.start = start;
   if (end !== undefined) view.end = end;
-  const compacted = ms(time.compacted) ?? ms(time.pruned);
+  const compacted = timeIn(view, 'time.compacted', time.compacted) ?? timeIn(view, 'time.pruned', time.pruned);
   if (compacted !== undefined) view.compacted = compacted;
   if (Array.isArray(state.attachments) && state.attachments.length) view.attachments = state.attachments;
   if (status === 'error' && 'raw' in state) view.neverRan = true;

@@ -6,12 +6,12 @@
 //   - anything else starting with `{` or `[` → one JSON document (a pretty-printed export or
 //     messages array), buffered and parsed when the file ends.
 import type { EventEmitterFor } from '../shared/emit.js';
-import { toEpochMs } from '../shared/time.js';
+import { reportUnreadableTime, timeField } from '../shared/time.js';
 import type { AdapterOptions, InputPosition } from '../types.js';
 import { BUS_HANDLERS, looksLikeToolEvent, type BusTarget, type EventContext } from './forms/bus-events.js';
 import { HeadFilter, RecentIds } from './head-filter.js';
 import { Calls } from './calls.js';
-import { ms, obj, readToolPart, text, type Obj } from './part-view.js';
+import { obj, readToolPart, text, type Obj } from './part-view.js';
 import { SseFramer } from './forms/sse.js';
 import { ToolNames } from './tool-names.js';
 import { parseBounded } from '../../events/depth.js';
@@ -197,7 +197,7 @@ export class OpenCodeReader implements BusTarget {
 
   private runLine(o: Obj, type: string, pos: InputPosition): void {
     if (type !== 'tool_use') return;
-    this.part(o.part, text(o.sessionID), { pos, at: toEpochMs(o.timestamp) });
+    this.part(o.part, text(o.sessionID), { pos, at: timeField(this.out, 'timestamp', o.timestamp, 'ms', pos) });
   }
 
   private exportDoc(o: Obj, pos: InputPosition): void {
@@ -215,8 +215,13 @@ export class OpenCodeReader implements BusTarget {
     if (sessionId) this.calls.sessions.noteCwd(sessionId, text(obj(info.path)?.cwd));
     if (!Array.isArray(m.parts)) return;
     // A part that never ran has no time of its own; its message's creation is the closest.
-    const at = ms(obj(info.time)?.created);
+    const at = timeField(this.out, 'info.time.created', obj(info.time)?.created, 'ms', pos);
     for (const p of m.parts) this.part(p, sessionId, { pos, ...(at !== undefined ? { at } : {}) });
+  }
+
+  /** A time of a bus event, by the one rule (src/adapters/shared/time.ts); an unreadable one is reported. */
+  time(field: string, value: unknown, pos: InputPosition): number | undefined {
+    return timeField(this.out, field, value, 'ms', pos);
   }
 
   part(raw: unknown, sessionId: string | undefined, ctx: EventContext): void {
@@ -234,6 +239,7 @@ export class OpenCodeReader implements BusTarget {
       this.out.diagnostic('unreadable_tool_part', view, ctx.pos);
       return;
     }
+    for (const u of view.unreadableTimes ?? []) reportUnreadableTime(this.out, `part.${u.field}`, u.value, u.why, ctx.pos, view.id);
     const sid = view.sessionId ?? this.fallbackSession();
     if (ctx.directory) this.calls.sessions.noteCwd(sid, ctx.directory);
     this.calls.apply(view, { sessionId: sid, at: ctx.at, pos: ctx.pos });

@@ -69,7 +69,8 @@ follower (\`replay --follow\`, \`view --serve --follow\`) sees the session as it
 SIGINT, SIGTERM or SIGHUP: the line being read is finished, what it produced is written (parts
 still open with their last state), the store's pending batch is committed and --summary printed;
 then exit 130, 143 or 129. A second signal exits at once.
-Exit: 0; 1 when a named input is unreadable or no known format, the store fails, output cannot be
+Exit: 0; 1 when a named input is unreadable or no known format, an adapter made events that
+break the contract (invalid_event: they were dropped, so the output is short of the input), the store fails, output cannot be
 written (e.g. a full disk) or --strict finds diagnostics; 2 on bad usage; 141 when the reader of
 stdout goes away (e.g. | head), quietly, as for SIGPIPE; 129, 130, 143 after a signal.`;
 

@@ -9,7 +9,8 @@ import type { ToolMetadata } from '../../../contract/index.js';
 import { lineTitle } from '../commands.js';
 import type { InputPosition } from '../../types.js';
 import { SPAWNING_TOOLS, receiversOf } from '../subagents.js';
-import { arr, camel, get, ms, nonEmpty, obj, pathOf, text, type Obj } from '../fields.js';
+import { arr, camel, get, nonEmpty, obj, pathOf, text, type Obj } from '../fields.js';
+import { timeField, toEpochMs } from '../../shared/time.js';
 import { itemType, type ItemCtx } from '../items.js';
 import { finishItem, observeItem, type CodexContext, type Phase } from '../observe.js';
 import type { Direction } from './rpc.js';
@@ -77,7 +78,7 @@ export class AppServerForm {
   line(msg: Obj, dir: Direction | undefined, pos: InputPosition): void {
     const method = text(msg.method);
     const hasId = msg.id !== undefined && msg.id !== null;
-    const at = this.timeOf(msg);
+    const at = this.timeOf(msg, pos);
     if (method && hasId) {
       if (SERVER_REQUESTS.has(method) || dir === 'in') this.serverRequest(method, msg, at, pos);
       else this.clientRequest(method, obj(msg.params) ?? {});
@@ -96,13 +97,19 @@ export class AppServerForm {
    * — an undated notification happened at or after it — else the injected clock. Mixing
    * provider times with clock zeros would make nonsense durations.
    */
-  private timeOf(msg: Obj): number | undefined {
+  private timeOf(msg: Obj, pos: InputPosition): number | undefined {
     const p = obj(msg.params);
     const turn = obj(p?.turn);
-    const turnSeconds = ms(turn?.completedAt) ?? ms(turn?.startedAt);
-    const own = ms(msg.emittedAtMs) ?? ms(p?.completedAtMs) ?? ms(p?.startedAtMs) ?? (turnSeconds !== undefined ? turnSeconds * 1000 : undefined);
+    // Every time field is read (and an unreadable one reported) even when an earlier one answers.
+    const out = this.c.out;
+    const emitted = timeField(out, 'emittedAtMs', msg.emittedAtMs, 'ms', pos);
+    const completed = timeField(out, 'params.completedAtMs', p?.completedAtMs, 'ms', pos);
+    const started = timeField(out, 'params.startedAtMs', p?.startedAtMs, 'ms', pos);
+    const turnEnded = timeField(out, 'params.turn.completedAt', turn?.completedAt, 's', pos);
+    const turnStarted = timeField(out, 'params.turn.startedAt', turn?.startedAt, 's', pos);
+    const own = emitted ?? completed ?? started ?? turnEnded ?? turnStarted;
     if (own !== undefined) this.lastAt = Math.max(this.lastAt ?? own, own);
-    return ms(msg.emittedAtMs) ?? this.lastAt ?? this.c.now();
+    return emitted ?? this.lastAt ?? this.c.now();
   }
 
   // ---- threads and sessions ----
@@ -212,7 +219,7 @@ export class AppServerForm {
         this.c.out.diagnostic('malformed_event', `${method} without an item id; ignored`, pos);
         return;
       }
-      const when = ms(phase === 'completed' ? get(p, 'completedAtMs') : get(p, 'startedAtMs')) ?? at;
+      const when = toEpochMs(phase === 'completed' ? get(p, 'completedAtMs') : get(p, 'startedAtMs'), 'ms') ?? at;
       this.observe(this.sessionOf(p.threadId), partId, item, phase, when, pos);
       return;
     }
@@ -267,8 +274,8 @@ export class AppServerForm {
   private turnCompleted(sessionId: string, turn: Obj, at: number | undefined, pos: InputPosition): void {
     const status = camel(text(turn.status) ?? 'completed');
     // `turn.completedAt` is in seconds: only used when it is later than what the recording showed.
-    const seconds = ms(turn.completedAt);
-    const when = seconds !== undefined && (at === undefined || seconds * 1000 > at) ? seconds * 1000 : at;
+    const ended = toEpochMs(turn.completedAt, 's');
+    const when = ended !== undefined && (at === undefined || ended > at) ? ended : at;
     // A full item list is authoritative: it closes what is still open, with the items' final state.
     for (const raw of arr(turn.items) ?? []) {
       const item = obj(raw);

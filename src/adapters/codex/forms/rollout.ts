@@ -4,13 +4,13 @@
 // also records the same calls as events (0.163 `item_completed`, older `*_begin`/`*_end`): these
 // refine the part the call started (title from parsed commands, exit code, duration) and may end
 // it; the second record of an ended call is the same call, so it is not applied again.
-import { toEpochMs } from '../../shared/time.js';
+import { timeField } from '../../shared/time.js';
 import type { InputPosition } from '../../types.js';
 import { BoundedMap } from '../../../collections/bounded.js';
 import { MAX_OPEN_CALLS } from '../tracker.js';
 import { readCallOutput } from '../output.js';
 import { callArgs, callOutcome, callRef, callView, type CallRef } from '../tools.js';
-import { get, int, ms, nonEmpty, obj, pathOf, statusOf, text, type Obj } from '../fields.js';
+import { get, int, nonEmpty, obj, pathOf, statusOf, text, type Obj } from '../fields.js';
 import { interruptGroup, observeItem, finishItem, type CodexContext, type Phase } from '../observe.js';
 
 interface PendingCall {
@@ -60,9 +60,9 @@ export class RolloutForm {
   private lastStamp: unknown;
   private lastMs = 0;
 
-  private timeOf(stamp: unknown): number | undefined {
+  private timeOf(stamp: unknown, pos: InputPosition): number | undefined {
     if (stamp !== this.lastStamp || typeof stamp !== 'string') {
-      const ms = toEpochMs(stamp);
+      const ms = timeField(this.c.out, 'timestamp', stamp, 'auto', pos);
       if (ms === undefined) return this.c.now();
       this.lastStamp = stamp;
       this.lastMs = ms;
@@ -85,7 +85,7 @@ export class RolloutForm {
       this.c.out.malformed(raw, `rollout ${String(o.type)} line without a payload object`, pos);
       return;
     }
-    const at = this.timeOf(o.timestamp);
+    const at = this.timeOf(o.timestamp, pos);
     switch (o.type) {
       case 'session_meta': {
         // Concatenated rollouts: each session_meta starts its own session (and cwd).
@@ -200,8 +200,8 @@ export class RolloutForm {
       const item = obj(p.item);
       const id = item && nonEmpty(item.id);
       if (!item || !id) return;
-      const ended = ms(get(p, 'completedAtMs'));
-      const started = ms(get(p, 'startedAtMs'));
+      const ended = timeField(this.c.out, 'payload.completedAtMs', get(p, 'completedAtMs'), 'ms', pos);
+      const started = timeField(this.c.out, 'payload.startedAtMs', get(p, 'startedAtMs'), 'ms', pos);
       const phase: Phase = type === 'item_completed' ? 'completed' : 'started';
       this.observeRecord(id, item, phase, (phase === 'completed' ? ended : started) ?? at, started, pos);
       return;

@@ -3,7 +3,7 @@
 // events, session status, file watcher…) carries no tool data and is skipped without a word.
 import type { InputPosition } from '../../types.js';
 import type { Calls } from '../calls.js';
-import { ms, obj, text, type Obj } from '../part-view.js';
+import { obj, text, type Obj } from '../part-view.js';
 
 export interface EventContext {
   pos: InputPosition;
@@ -15,6 +15,8 @@ export interface EventContext {
 
 export interface BusTarget {
   readonly calls: Calls;
+  /** A time field of an event (epoch ms); undefined when absent or unreadable (reported). */
+  time(field: string, value: unknown, pos: InputPosition): number | undefined;
   /** A `Part` of any type; only `type: "tool"` parts become tool events. */
   part(part: unknown, sessionId: string | undefined, ctx: EventContext): void;
 }
@@ -29,7 +31,7 @@ const session: Handler = (t, p) => {
 export const BUS_HANDLERS: Readonly<Record<string, Handler>> = {
   // v1: {part, delta?}; 1.18.33 / v2: {sessionID, part, time}.
   'message.part.updated': (t, p, ctx) => {
-    const time = ms(p.time);
+    const time = t.time('properties.time', p.time, ctx.pos);
     if (time !== undefined) ctx.at = time;
     t.part(p.part, text(p.sessionID), ctx);
   },

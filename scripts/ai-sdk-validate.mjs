@@ -45,7 +45,7 @@ for (const [name, v] of Object.entries({ safeValidateUIMessages, readUIMessageSt
   }
 }
 
-/** Every recording under the inputs: .jsonl and .json files, sorted, sidecars left to the CLI's detection. */
+/** Every recording under the inputs: .jsonl, .json and .sse files, sorted, sidecars left to the CLI's detection. */
 function recordings() {
   const corpus = join(root, '..', 'shared', 'corpus');
   // As the corpus suites: CI must check the corpus, a clone without it checks the fixtures.
@@ -57,7 +57,7 @@ function recordings() {
   const out = [];
   const walk = (p) => {
     if (statSync(p).isDirectory()) for (const name of readdirSync(p).sort()) walk(join(p, name));
-    else if (/\.jsonl?$/.test(p) && !/\.(parts|acp|expected)\.json$|case\.json$|manifest\.json$/.test(p)) out.push(p);
+    else if (/\.(jsonl|json|sse)$/.test(p) && !/\.(parts|acp|expected)\.json$|case\.json$|manifest\.json$/.test(p)) out.push(p);
   };
   for (const r of roots) walk(r);
   return out;

@@ -244,12 +244,17 @@ describe('installed with --omit=dev --omit=optional --ignore-scripts (no native 
   it('the core does not load the stores, the executor, the compressor or the CLI', () => {
     // A loader hook lists every file of the package a process evaluates; what `import 'toolnorm'`
     // loads must hold none of the heavy parts, which `import 'toolnorm/<part>'` does load.
-    writeFileSync(join(dir, 'hooks.mjs'), `export async function load(url, ctx, next) { if (url.includes('/node_modules/toolnorm/')) process.stderr.write('LOADED ' + url + '\\n'); return next(url, ctx); }`);
+    // The hook appends to a file, synchronously: from Node 22 on, hooks run on their own thread,
+    // whose stderr writes can still be in flight when a short process exits.
+    writeFileSync(join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs'; export async function load(url, ctx, next) { if (url.includes('/node_modules/toolnorm/')) appendFileSync(process.env.LOADED_LOG, url + '\\n'); return next(url, ctx); }`);
     writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(new URL('./hooks.mjs', import.meta.url));`);
+    let n = 0;
     const loaded = (spec: string) => {
-      const r = spawnSync(process.execPath, ['--import', './register.mjs', '--input-type=module', '-e', `await import('${spec}')`], { cwd: dir, encoding: 'utf8' });
+      const log = join(dir, `loaded-${n++}.txt`);
+      writeFileSync(log, '');
+      const r = spawnSync(process.execPath, ['--import', './register.mjs', '--input-type=module', '-e', `await import('${spec}')`], { cwd: dir, encoding: 'utf8', env: { ...process.env, LOADED_LOG: log } });
       expect(r.status, r.stderr).toBe(0);
-      return [...r.stderr.matchAll(/^LOADED (file:\S+)$/gm)].map((m) => readFileSync(new URL(m[1]!), 'utf8')).join('\n');
+      return readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')).map((u) => readFileSync(new URL(u), 'utf8')).join('\n');
     };
     const MARKERS: Record<string, RegExp> = {
       'toolnorm/store': /\b(class SqliteEventStore|SqliteEventStore = class)\b/,

@@ -32,6 +32,27 @@ function comment(text: string | undefined, indent = ''): string[] {
   return out.map((l) => (l ? `${indent}// ${l}` : `${indent}//`));
 }
 
+/**
+ * Unions whose variants share keys, read through one Go interface: `part.Value.ID()` instead of a
+ * type switch over the variants. A Go struct cannot have a field and a method of the same name, so
+ * the shared keys move into a struct each variant embeds (`fields`); the interface (`iface`, an
+ * alias of the union's variant interface) has an accessor per shared key, and `tag` names the
+ * accessor of the discriminator and the enum it returns.
+ */
+export const SHARED_ACCESSORS: Record<string, { iface: string; fields: string; tag: { method: string; type: string } }> = {
+  NormalizedToolPart: { iface: 'Part', fields: 'PartFields', tag: { method: 'State', type: 'ToolState' } },
+};
+
+/** The keys every variant of a union declares alike (same type, same required-ness), in the first variant's order. */
+export function sharedFields(model: ClientModel, union: string): Field[] {
+  const t = model.byName.get(union);
+  if (t?.kind !== 'union') throw new Error(`gen-go: ${union} is not a tagged union`);
+  const variants = t.variants.map((v) => model.byName.get(v.name));
+  if (!variants.every((v): v is NamedType & { kind: 'struct' } => v?.kind === 'struct')) throw new Error(`gen-go: ${union}: a variant is not an object`);
+  const same = (a: Field, b: Field) => a.json === b.json && a.required === b.required && JSON.stringify(a.type) === JSON.stringify(b.type);
+  return variants[0]!.fields.filter((f) => variants.every((v) => v.fields.some((g) => same(f, g))));
+}
+
 const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
 const shapeVar = (name: string) => `${lowerFirst(name)}Shape`;
 const goString = (s: string) => JSON.stringify(s);
@@ -88,6 +109,19 @@ export function genGo(model: ClientModel): string {
   };
   const unionOf = new Map<string, string[]>();
   for (const t of model.types) if (t.kind === 'union') for (const v of t.variants) unionOf.set(v.name, [...(unionOf.get(v.name) ?? []), t.name]);
+  /** Variant name → the shared-accessor union it belongs to, with its shared keys. */
+  const sharedOf = new Map<string, { union: string; spec: (typeof SHARED_ACCESSORS)[string]; fields: Field[] }>();
+  for (const [union, spec] of Object.entries(SHARED_ACCESSORS)) {
+    const u = model.byName.get(union);
+    if (u?.kind !== 'union') throw new Error(`gen-go: SHARED_ACCESSORS names ${union}, which is not a tagged union of the schema`);
+    const tagType = model.byName.get(spec.tag.type);
+    if (tagType?.kind !== 'enum' || !u.variants.every((v) => tagType.values.includes(v.tag))) throw new Error(`gen-go: ${union}: ${spec.tag.type} is not an enum holding every "${u.tag}" value`);
+    const fields = sharedFields(model, union);
+    for (const v of u.variants) {
+      if (sharedOf.has(v.name) || (unionOf.get(v.name)?.length ?? 0) > 1) throw new Error(`gen-go: ${v.name} is a variant of more than one union; shared accessors need one`);
+      sharedOf.set(v.name, { union, spec, fields });
+    }
+  }
 
   const emit = (t: NamedType) => {
     out.push('');
@@ -125,7 +159,28 @@ export function genGo(model: ClientModel): string {
         claim(iface, 'union interface');
         const list = t.variants.map((v) => `*${v.name}`).join(', ');
         out.push(...head(t.description), '//', ...comment(`Value holds one of ${list}, chosen by the ${goString(t.tag)} key.`), `type ${t.name} struct {`, `\tValue ${iface}`, '}', '');
-        out.push(`// ${iface} is implemented by the variants of ${t.name}.`, `type ${iface} interface {`, `\t${marker}()`, '}', '');
+        const spec = SHARED_ACCESSORS[t.name];
+        if (!spec) {
+          out.push(`// ${iface} is implemented by the variants of ${t.name}.`, `type ${iface} interface {`, `\t${marker}()`, '}', '');
+        } else {
+          claim(spec.iface, 'shared interface');
+          claim(spec.fields, 'shared fields struct');
+          const shared = sharedFields(model, t.name);
+          out.push(
+            ...comment(`${iface} is implemented by the variants of ${t.name}. Its accessors read the keys every variant has, so code holding any variant needs no type switch: part.Value.ID(), part.Value.${spec.tag.method}().`),
+            `type ${iface} interface {`,
+            `\t${marker}()`,
+          );
+          for (const f of shared) out.push('', ...comment(f.description ? `${goFieldName(f.json)} returns ${goString(f.json)}: ${f.description}` : `${goFieldName(f.json)} returns ${goString(f.json)}.`, '\t'), `\t${goFieldName(f.json)}() ${fieldType(f).go}`);
+          out.push('', `\t// ${spec.tag.method} returns the ${goString(t.tag)} tag, which names the variant.`, `\t${spec.tag.method}() ${spec.tag.type}`, '}', '');
+          out.push(`// ${spec.iface} is ${iface}: any variant of ${t.name}.`, `type ${spec.iface} = ${iface}`, '');
+          out.push(
+            ...comment(`${spec.fields} holds the keys every variant of ${t.name} has. Each variant embeds it: read the keys through the ${spec.iface} accessors (p.ID()), set them here (p.${spec.fields}.ID = "…").`),
+            `type ${spec.fields} struct {`,
+          );
+          shared.forEach((f, i) => out.push(...(i ? [''] : []), ...comment(f.description, '\t'), `\t${goFieldName(f.json)} ${fieldType(f).go} \`json:"${f.json}${fieldType(f).omit ? ',omitempty' : ''}"\``));
+          out.push('}', '');
+        }
         for (const v of t.variants) out.push(`func (*${v.name}) ${marker}() {}`, '');
         out.push('// MarshalJSON writes the variant.', `func (u ${t.name}) MarshalJSON() ([]byte, error) {`, '\tif u.Value == nil {', `\t\treturn nil, fmt.Errorf("toolnorm: ${t.name}: no variant is set")`, '\t}', '\treturn json.Marshal(u.Value)', '}', '');
         out.push(`// UnmarshalJSON picks the variant named by ${goString(t.tag)}.`, `func (u *${t.name}) UnmarshalJSON(data []byte) error {`, `\ttag, err := unionTag(data, ${goString(t.name)}, ${goString(t.tag)})`, '\tif err != nil {', '\t\treturn err', '\t}', '\tswitch tag {');
@@ -137,35 +192,43 @@ export function genGo(model: ClientModel): string {
       }
       case 'struct': {
         const names = new Set<string>();
+        const shared = sharedOf.get(t.name);
+        const sharedKeys = new Set(shared?.fields.map((f) => f.json));
         const rows = t.fields.map((f) => {
           const name = goFieldName(f.json);
-          if (names.has(name) || (t.open && name === 'Extra')) throw new Error(`gen-go: ${t.name}: two keys map to the Go field ${name}`);
+          if (names.has(name) || name === 'Extra' || name === 'Unknown' || name === shared?.spec.fields) throw new Error(`gen-go: ${t.name}: two keys map to the Go field ${name}`);
           names.add(name);
           return { f, name, ...fieldType(f) };
         });
+        const ownRows = rows.filter((r) => !sharedKeys.has(r.f.json));
         const unions = unionOf.get(t.name);
         const extraDoc = unions ? [`As a variant of ${unions.join(' and ')}, its ${t.consts.map((c) => `${goString(c.json)} is ${c.value}`).join(', ')}.`] : [];
+        if (shared) extraDoc.push(`Its keys ${[...sharedKeys].map(goString).join(', ')} are in the embedded ${shared.spec.fields}, read through the ${shared.spec.iface} accessors.`);
         out.push(...head(t.description), ...(extraDoc.length ? ['//', ...comment(extraDoc.join(' '))] : []), `type ${t.name} struct {`);
-        rows.forEach((r, i) => {
-          if (i) out.push('');
-          out.push(...comment(r.f.description, '\t'), `\t${r.name} ${r.go} \`json:"${r.f.json}${r.omit ? ',omitempty' : ''}"\``);
-        });
-        if (t.open) {
-          if (rows.length) out.push('');
-          out.push('\t// Extra holds the keys the schema does not declare: this object is open.', '\tExtra map[string]json.RawMessage `json:"-"`');
-        }
+        const body: string[][] = [];
+        if (shared) body.push([`\t${shared.spec.fields}`]);
+        for (const r of ownRows) body.push([...comment(r.f.description, '\t'), `\t${r.name} ${r.go} \`json:"${r.f.json}${r.omit ? ',omitempty' : ''}"\``]);
+        if (t.open) body.push(['\t// Extra holds the keys the schema does not declare: this object is open.', '\tExtra map[string]json.RawMessage `json:"-"`']);
+        // A closed object keeps keys it does not know in Unknown (a newer schema's optional keys):
+        // decoding is lenient by default, and UnmarshalStrict or CheckKnown reject them.
+        else body.push(['\t// Unknown holds keys the schema does not declare although it closes this object, as a newer', '\t// schema\'s optional keys; they are written back as they came. UnmarshalStrict rejects them.', '\tUnknown map[string]json.RawMessage `json:"-"`']);
+        body.forEach((b, i) => out.push(...(i ? [''] : []), ...b));
         out.push('}', '');
+        if (shared) {
+          const tag = t.consts.find((c) => c.json === (model.byName.get(shared.union) as { tag: string }).tag)!;
+          for (const f of shared.fields) out.push(`// ${goFieldName(f.json)} returns the ${goString(f.json)} key.`, `func (v *${t.name}) ${goFieldName(f.json)}() ${fieldType(f).go} { return v.${shared.spec.fields}.${goFieldName(f.json)} }`, '');
+          out.push(`// ${shared.spec.tag.method} returns ${goString(tag.value)}, the ${goString(tag.json)} of every ${t.name}.`, `func (v *${t.name}) ${shared.spec.tag.method}() ${shared.spec.tag.type} { return ${enumConst(shared.spec.tag.type, tag.value)} }`, '');
+        }
         const shape = shapeVar(t.name);
         claim(shape, 'shape variable');
         const list = (xs: string[]) => (xs.length ? `[]string{${xs.map(goString).join(', ')}}` : 'nil');
         const consts = t.consts.length ? `[][2]string{${t.consts.map((c) => `{${goString(c.json)}, ${goRaw(JSON.stringify(c.value))}}`).join(', ')}}` : 'nil';
-        out.push(`var ${shape} = objectShape{name: ${goString(t.name)}, consts: ${consts}, known: ${list(t.fields.map((f) => f.json))}, required: ${list(t.fields.filter((f) => f.required).map((f) => f.json))}, open: ${t.open}}`, '');
+        out.push(`var ${shape} = objectShape{name: ${goString(t.name)}, consts: ${consts}, known: ${list(t.fields.map((f) => f.json))}, required: ${list(t.fields.filter((f) => f.required).map((f) => f.json))}}`, '');
         const fixes = rows.filter((r) => r.nullFix);
-        const needMembers = t.open || fixes.length > 0;
         out.push(
           '// UnmarshalJSON checks the keys against the schema, then decodes the fields.',
           `func (v *${t.name}) UnmarshalJSON(data []byte) error {`,
-          `\t${needMembers ? 'members' : '_'}, err := decodeObject(data, &${shape})`,
+          `\tmembers, err := decodeObject(data, &${shape})`,
           '\tif err != nil {',
           '\t\treturn err',
           '\t}',
@@ -175,14 +238,14 @@ export function genGo(model: ClientModel): string {
           `\t\treturn decodeError(${goString(t.name)}, err)`,
           '\t}',
         );
-        if (t.open) out.push(`\tp.Extra = extraMembers(members, &${shape})`);
+        out.push(`\tp.${t.open ? 'Extra' : 'Unknown'} = extraMembers(members, &${shape})`);
         for (const r of fixes) out.push(`\tif isNull(members, ${goString(r.f.json)}) {`, `\t\tp.${r.name} = ${r.nullFix}`, '\t}');
         out.push(`\t*v = ${t.name}(p)`, '\treturn nil', '}', '');
         out.push(
-          `// MarshalJSON writes the fields${t.consts.length ? ', the constant tag' : ''}${t.open ? ' and the extra keys' : ''}.`,
+          `// MarshalJSON writes the fields${t.consts.length ? ', the constant tag' : ''} and the ${t.open ? 'extra' : 'unknown'} keys.`,
           `func (v ${t.name}) MarshalJSON() ([]byte, error) {`,
           `\ttype plain ${t.name}`,
-          `\treturn encodeObject(plain(v), &${shape}, ${t.open ? 'v.Extra' : 'nil'})`,
+          `\treturn encodeObject(plain(v), &${shape}, v.${t.open ? 'Extra' : 'Unknown'})`,
           '}',
         );
         return;

@@ -6,6 +6,8 @@ import { GENERATED_NOTE } from './header.js';
 import { snakeCase, type ClientModel, type Field, type NamedType, type TypeRef } from './client-model.js';
 
 export const PYTHON_MODELS_FILE = 'clients/python/toolnorm_client/models.py';
+/** The contract shipped as package data, so an installed or copied package validates without the repository. */
+export const PYTHON_SCHEMA_FILE = 'clients/python/toolnorm_client/toolnorm.schema.json';
 
 const KEYWORDS = new Set(['False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'extra']);
 
@@ -145,6 +147,15 @@ export function genPython(model: ClientModel): string {
           else out.push(`        if self.${r.name} is not UNSET:`, `            out[${py(r.f.json)}] = ${value}`);
         }
         out.push(t.open ? `        return rt.merge_extra(out, self.extra, ${py(t.name)})` : '        return out');
+        // A tag is a class constant (STATE) for dispatch without an instance, and also an
+        // attribute (part.state), so code holding a decoded union member reads every key the
+        // same way whichever variant it got.
+        for (const c of t.consts) {
+          const name = attr(c.json);
+          if (names.has(name)) throw new Error(`gen-python: ${t.name}: the tag ${c.json} and a key map to the attribute ${name}`);
+          names.add(name);
+          out.push('', '    @property', `    def ${name}(self) -> Literal[${py(c.value)}]:`, `        """The ${py(c.json)} key: always ${py(c.value)} for a ${t.name}."""`, `        return ${py(c.value)}`);
+        }
         return;
       }
     }

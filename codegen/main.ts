@@ -11,7 +11,7 @@ import { genIndex } from './gen-index.js';
 import { compareOutputs } from './drift.js';
 import { buildClientModel } from './client-model.js';
 import { GO_TYPES_FILE, genGo } from './gen-go.js';
-import { PYTHON_MODELS_FILE, genPython } from './gen-python.js';
+import { PYTHON_MODELS_FILE, PYTHON_SCHEMA_FILE, genPython } from './gen-python.js';
 import { GENERATED_NOTE } from './header.js';
 
 const GENERATED_DIR = 'generated';
@@ -30,6 +30,7 @@ export async function generateAll(): Promise<Map<string, string>> {
     [`${GENERATED_DIR}/index.ts`, genIndex(ENTRY_POINTS)],
     [GO_TYPES_FILE, genGo(model)],
     [PYTHON_MODELS_FILE, genPython(model)],
+    [PYTHON_SCHEMA_FILE, text],
   ]);
 }
 
@@ -40,12 +41,14 @@ function listFiles(dir: string): string[] {
     .map((d) => join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
 }
 
+/** Copies that Python and pip make of generated files (`pip install ./clients/python` builds in place) are not codegen's. */
+const isBuildOutput = (path: string) => path.split('/').some((seg) => seg === '__pycache__' || seg === 'build' || seg.endsWith('.egg-info'));
 const isGenerated = (file: string) => readFileSync(file, 'utf8').slice(0, 400).includes(GENERATED_NOTE);
 
 export async function run(root: string, check: boolean): Promise<number> {
   const files = await generateAll();
   const rel = (f: string) => relative(root, f).split('\\').join('/');
-  const ownedClientFiles = CLIENT_DIRS.flatMap((d) => listFiles(join(root, d))).filter((f) => !f.includes('__pycache__') && isGenerated(f)).map(rel);
+  const ownedClientFiles = CLIENT_DIRS.flatMap((d) => listFiles(join(root, d))).filter((f) => !isBuildOutput(rel(f)) && isGenerated(f)).map(rel);
   const onDisk = [...listFiles(join(root, GENERATED_DIR)).map(rel), ...ownedClientFiles];
   if (check) {
     const actual = new Map([...files.keys()].map((p) => [p, existsSync(join(root, p)) ? readFileSync(join(root, p), 'utf8') : undefined]));

@@ -46,13 +46,23 @@ function check(client: string, def: OutputDefinition, original: string[], file: 
 }
 
 function main(): void {
-  const clients: { name: string; run: (dir: string) => number | null }[] = [];
-  if (go) clients.push({ name: 'go', run: (dir) => spawnSync(go, ['test', '-count=1', '-run', 'TestCorpusRoundTrip|TestSchemaFixturesRoundTrip', './...'], { cwd: join(repo, 'clients/go'), env: { ...process.env, TOOLNORM_ROUNDTRIP_DIR: dir }, stdio: 'inherit' }).status });
+  const clients: { name: string; run: (dir: string | undefined) => number | null }[] = [];
+  // Every test of each client runs (examples, the Part accessors, lenient and strict decoding, the
+  // fixtures); the corpus round trip among them only when TOOLNORM_ROUNDTRIP_DIR is set.
+  const env = (dir?: string) => (dir ? { ...process.env, TOOLNORM_ROUNDTRIP_DIR: dir } : process.env);
+  if (go) clients.push({ name: 'go', run: (dir) => spawnSync(go, ['test', '-count=1', '-v', './...'], { cwd: join(repo, 'clients/go'), env: env(dir), stdio: 'inherit' }).status });
   else skipOrFail('no Go toolchain (Debian: apt-get install golang-go)');
-  if (python) clients.push({ name: 'python', run: (dir) => spawnSync(python, [join(repo, 'clients/python/test_roundtrip.py')], { env: { ...process.env, TOOLNORM_ROUNDTRIP_DIR: dir }, stdio: 'inherit' }).status });
+  if (python) clients.push({ name: 'python', run: (dir) => spawnSync(python, [join(repo, 'clients/python/test_roundtrip.py')], { env: env(dir), stdio: 'inherit' }).status });
   else skipOrFail('no python3 with jsonschema (Debian: apt-get install python3-jsonschema)');
   if (!clients.length) return;
-  if (!existsSync(corpus)) { skipOrFail('../shared/corpus is missing'); return; }
+  if (!existsSync(corpus)) {
+    skipOrFail('../shared/corpus is missing, so only the clients\' own tests run');
+    for (const client of clients) {
+      const status = client.run(undefined);
+      if (status !== 0) { console.error(`clients round trip: the ${client.name} tests failed (exit ${status})`); process.exitCode = 1; }
+    }
+    return;
+  }
 
   const files = ['claude', 'codex', 'opencode'].flatMap((p) => corpusFiles(p));
   const { records, recordings, skipped } = corpusOutputs(corpus, files);

@@ -31,3 +31,26 @@ func Example() {
 	// t1 bash Run ls
 	// t1 exit 2 2 "a1"
 }
+
+// Reading `toolnorm normalize --to parts` output through the Part accessors, whatever the state,
+// and the unknown keys a lenient decode kept (docs/clients.md).
+func ExamplePart() {
+	input := `{"id":"t1","name":"Bash","kind":"bash","title":"Run ls","input":{"command":"ls"},"state":"running"}
+{"id":"t1","name":"Bash","kind":"bash","title":"Run ls","input":{"command":"ls"},"state":"error","error":{"message":"exit 2"},"attempt":2}`
+	scanner := bufio.NewScanner(strings.NewReader(input))
+	for scanner.Scan() {
+		var part toolnorm.NormalizedToolPart
+		if err := json.Unmarshal(scanner.Bytes(), &part); err != nil {
+			log.Fatal(err)
+		}
+		p := part.Value
+		fmt.Println(p.ID(), p.State(), p.Title())
+		if failed, ok := p.(*toolnorm.ErrorToolPart); ok {
+			fmt.Println(failed.Error.Message, string(failed.Unknown["attempt"]), toolnorm.CheckKnown(failed) != nil)
+		}
+	}
+	// Output:
+	// t1 running Run ls
+	// t1 error Run ls
+	// exit 2 2 true
+}

@@ -23,7 +23,8 @@ func roundTrip(name string, data []byte) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("no Go type for definition %s", name)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	// Strict: toolnorm's own output and the fixtures must match this schema exactly.
+	if err := UnmarshalStrict(data, v); err != nil {
 		return nil, err
 	}
 	return json.Marshal(v)
@@ -124,10 +125,17 @@ func TestCorpusRoundTrip(t *testing.T) {
 		var out bytes.Buffer
 		scanner := bufio.NewScanner(in)
 		scanner.Buffer(make([]byte, 1<<20), 1<<30)
-		lines, same := 0, 0
+		lines, same, parts := 0, 0, 0
 		for scanner.Scan() {
 			line := scanner.Bytes()
 			lines++
+			if name == "NormalizedToolPart" {
+				if err := checkPartAccessors(line); err != nil {
+					t.Errorf("%s line %d: %v", filepath.Base(file), lines, err)
+				} else {
+					parts++
+				}
+			}
 			encoded, err := roundTrip(name, line)
 			if err != nil {
 				t.Errorf("%s line %d: %v", filepath.Base(file), lines, err)
@@ -150,7 +158,64 @@ func TestCorpusRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%s: %d/%d round-trip unchanged", name, same, lines)
+		if name == "NormalizedToolPart" {
+			fmt.Fprintf(os.Stderr, "go %s: %d/%d read the same through the Part accessors\n", name, parts, lines)
+			if parts == 0 {
+				t.Errorf("no corpus part was read through the Part accessors")
+			}
+		}
 	}
+}
+
+// checkPartAccessors decodes a part and reads it through the Part interface only (no type
+// switch): every accessor must give the value the JSON holds.
+func checkPartAccessors(line []byte) error {
+	var u NormalizedToolPart
+	if err := UnmarshalStrict(line, &u); err != nil {
+		return err
+	}
+	var part Part = u.Value
+	var want map[string]json.RawMessage
+	if err := json.Unmarshal(line, &want); err != nil {
+		return err
+	}
+	str := func(key string) string {
+		var s string
+		_ = json.Unmarshal(want[key], &s)
+		return s
+	}
+	encoded := func(v interface{}) string {
+		if reflect.ValueOf(v).IsNil() {
+			return ""
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	compact := func(raw json.RawMessage) string {
+		var b bytes.Buffer
+		_ = json.Compact(&b, raw)
+		return b.String()
+	}
+	got := []string{part.ID(), part.Name(), string(part.Kind()), part.Title(), string(part.State()), compact(part.Input()), encoded(part.Timing()), encoded(part.Metadata())}
+	exp := []string{str("id"), str("name"), str("kind"), str("title"), str("state"), compact(want["input"]), compact(want["timing"]), compact(want["metadata"])}
+	for i, key := range []string{"id", "name", "kind", "title", "state", "input", "timing", "metadata"} {
+		if key == "timing" || key == "metadata" {
+			// Re-encoded objects may order keys differently: compare as JSON.
+			if (got[i] == "") != (exp[i] == "") {
+				return fmt.Errorf("Part.%s: presence differs: got %q, want %q", key, got[i], exp[i])
+			}
+			if got[i] != "" {
+				if eq, _ := jsonEqual([]byte(got[i]), []byte(exp[i])); !eq {
+					return fmt.Errorf("Part.%s: got %s, want %s", key, got[i], exp[i])
+				}
+			}
+			continue
+		}
+		if got[i] != exp[i] {
+			return fmt.Errorf("Part.%s: got %q, want %q", key, got[i], exp[i])
+		}
+	}
+	return nil
 }
 
 func TestAbsentNullAndExtraKeysStayApart(t *testing.T) {
@@ -166,14 +231,14 @@ func TestAbsentNullAndExtraKeysStayApart(t *testing.T) {
 	if complete.Output != nil {
 		t.Errorf("absent output decoded as %s", complete.Output)
 	}
-	if string(complete.Input) != "null" {
-		t.Errorf("null input decoded as %q", complete.Input)
+	if string(complete.Input()) != "null" {
+		t.Errorf("null input decoded as %q", complete.Input())
 	}
-	if complete.Metadata.ExitCode == nil || !complete.Metadata.ExitCode.Null {
-		t.Errorf("null exitCode decoded as %+v", complete.Metadata.ExitCode)
+	if complete.Metadata().ExitCode == nil || !complete.Metadata().ExitCode.Null {
+		t.Errorf("null exitCode decoded as %+v", complete.Metadata().ExitCode)
 	}
-	if string(complete.Metadata.Extra["agentId"]) != `"a1"` || string(complete.Metadata.Extra["callId"]) != `{"n":1}` {
-		t.Errorf("extra metadata keys: %v", complete.Metadata.Extra)
+	if string(complete.Metadata().Extra["agentId"]) != `"a1"` || string(complete.Metadata().Extra["callId"]) != `{"n":1}` {
+		t.Errorf("extra metadata keys: %v", complete.Metadata().Extra)
 	}
 	out, err := json.Marshal(part)
 	if err != nil {
@@ -189,15 +254,16 @@ func TestAbsentNullAndExtraKeysStayApart(t *testing.T) {
 
 func TestDecodeErrorsNameTheTypeAndKey(t *testing.T) {
 	cases := map[string]string{
-		`{"type":"tool.started","sessionId":"s","partId":"p","at":0,"source":{"provider":"claude"},"name":"Bash","kind":"bash","title":"Run","bogus":1}`: `ToolStartedEvent: unknown key "bogus"`,
-		`{"type":"tool.started","sessionId":"s","partId":"p","at":0,"source":{"provider":"claude"},"kind":"bash","title":"Run"}`:                         `ToolStartedEvent: missing required key "name"`,
+		`{"type":"tool.started","sessionId":"s","partId":"p","at":0,"source":{"provider":"claude"},"name":"Bash","kind":"bash","title":"Run","bogus":1}`:          `ToolStartedEvent: unknown key "bogus" (the schema closes this object)`,
+		`{"type":"tool.started","sessionId":"s","partId":"p","at":0,"source":{"provider":"claude","offset":1,"col":2},"name":"Bash","kind":"bash","title":"Run"}`: `ToolStartedEvent > EventSource: unknown key "col" (the schema closes this object) at /source`,
+		`{"type":"tool.started","sessionId":"s","partId":"p","at":0,"source":{"provider":"claude"},"kind":"bash","title":"Run"}`:                                  `ToolStartedEvent: missing required key "name"`,
 		`{"type":"tool.finished","sessionId":"s"}`: `ToolEvent: unknown "type" "tool.finished"`,
 		`{"sessionId":"s"}`:                        `ToolEvent: missing the discriminator "type"`,
 		`{"type":"tool.input.delta","sessionId":"s","partId":"p","at":0,"delta":"x","source":{"provider":"claude","line":"1"}}`: `ToolInputDeltaEvent > EventSource.line: a JSON string cannot be a Go int64`,
 	}
 	for in, want := range cases {
 		var e ToolEvent
-		err := json.Unmarshal([]byte(in), &e)
+		err := UnmarshalStrict([]byte(in), &e)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("decoding %s: got error %v, want one containing %q", in, err, want)
 		}

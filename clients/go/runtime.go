@@ -14,13 +14,12 @@ import (
 )
 
 // objectShape is what one generated object type declares: its constant keys (discriminator
-// tags), its other keys, which of them are required, and whether other keys are allowed.
+// tags), its other keys, and which of them are required.
 type objectShape struct {
 	name     string
 	consts   [][2]string // JSON key, JSON-encoded constant value
 	known    []string
 	required []string
-	open     bool
 }
 
 func (s *objectShape) declares(key string) bool {
@@ -38,8 +37,9 @@ func (s *objectShape) declares(key string) bool {
 }
 
 // decodeObject reads data as a JSON object and checks it against the shape: every constant key
-// present with its value, every required key present, and no undeclared key unless the object is
-// open. It returns the members, so open objects can keep their extra keys.
+// present with its value and every required key present. Undeclared keys are not refused here:
+// the caller keeps them (Extra of an open object, Unknown of a closed one), and UnmarshalStrict
+// refuses the Unknown ones afterwards.
 func decodeObject(data []byte, s *objectShape) (map[string]json.RawMessage, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(data, &members); err != nil {
@@ -61,18 +61,6 @@ func decodeObject(data []byte, s *objectShape) (map[string]json.RawMessage, erro
 	for _, k := range s.required {
 		if _, ok := members[k]; !ok {
 			return nil, fmt.Errorf("toolnorm: %s: missing required key %q", s.name, k)
-		}
-	}
-	if !s.open {
-		var unknown []string
-		for k := range members {
-			if !s.declares(k) {
-				unknown = append(unknown, fmt.Sprintf("%q", k))
-			}
-		}
-		if len(unknown) > 0 {
-			sort.Strings(unknown)
-			return nil, fmt.Errorf("toolnorm: %s: unknown key %s (the schema closes this object)", s.name, strings.Join(unknown, ", "))
 		}
 	}
 	return members, nil

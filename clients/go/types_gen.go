@@ -94,13 +94,17 @@ type ToolError struct {
 
 	// Structured failure detail, for example a ValidationResult or the provider's raw error object.
 	Details json.RawMessage `json:"details,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolErrorShape = objectShape{name: "ToolError", consts: nil, known: []string{"message", "code", "details"}, required: []string{"message"}, open: false}
+var toolErrorShape = objectShape{name: "ToolError", consts: nil, known: []string{"message", "code", "details"}, required: []string{"message"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolError) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolErrorShape)
+	members, err := decodeObject(data, &toolErrorShape)
 	if err != nil {
 		return err
 	}
@@ -109,14 +113,15 @@ func (v *ToolError) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolError", err)
 	}
+	p.Unknown = extraMembers(members, &toolErrorShape)
 	*v = ToolError(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v ToolError) MarshalJSON() ([]byte, error) {
 	type plain ToolError
-	return encodeObject(plain(v), &toolErrorShape, nil)
+	return encodeObject(plain(v), &toolErrorShape, v.Unknown)
 }
 
 // ToolTiming: Timing of a tool part.
@@ -132,13 +137,17 @@ type ToolTiming struct {
 	// Duration in milliseconds: the provider's own figure when it gives one, otherwise completedAt −
 	// startedAt.
 	ElapsedMs *float64 `json:"elapsedMs,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolTimingShape = objectShape{name: "ToolTiming", consts: nil, known: []string{"startedAt", "completedAt", "elapsedMs"}, required: nil, open: false}
+var toolTimingShape = objectShape{name: "ToolTiming", consts: nil, known: []string{"startedAt", "completedAt", "elapsedMs"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolTiming) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolTimingShape)
+	members, err := decodeObject(data, &toolTimingShape)
 	if err != nil {
 		return err
 	}
@@ -147,14 +156,15 @@ func (v *ToolTiming) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolTiming", err)
 	}
+	p.Unknown = extraMembers(members, &toolTimingShape)
 	*v = ToolTiming(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v ToolTiming) MarshalJSON() ([]byte, error) {
 	type plain ToolTiming
-	return encodeObject(plain(v), &toolTimingShape, nil)
+	return encodeObject(plain(v), &toolTimingShape, v.Unknown)
 }
 
 // Instant: When the first event of the part was seen. toolnorm writes epoch milliseconds; the seed
@@ -223,13 +233,17 @@ type CompressionBudget struct {
 
 	// Largest line count of the kept text, marker included.
 	MaxLines *int64 `json:"maxLines,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var compressionBudgetShape = objectShape{name: "CompressionBudget", consts: nil, known: []string{"maxTokens", "maxBytes", "maxLines"}, required: nil, open: false}
+var compressionBudgetShape = objectShape{name: "CompressionBudget", consts: nil, known: []string{"maxTokens", "maxBytes", "maxLines"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *CompressionBudget) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &compressionBudgetShape)
+	members, err := decodeObject(data, &compressionBudgetShape)
 	if err != nil {
 		return err
 	}
@@ -238,14 +252,15 @@ func (v *CompressionBudget) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("CompressionBudget", err)
 	}
+	p.Unknown = extraMembers(members, &compressionBudgetShape)
 	*v = CompressionBudget(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v CompressionBudget) MarshalJSON() ([]byte, error) {
 	type plain CompressionBudget
-	return encodeObject(plain(v), &compressionBudgetShape, nil)
+	return encodeObject(plain(v), &compressionBudgetShape, v.Unknown)
 }
 
 // CompressionStep: One composable compression step. Steps run in order; at most one of head_tail,
@@ -335,13 +350,16 @@ func (u *CompressionStep) UnmarshalJSON(data []byte) error {
 //
 // As a variant of CompressionStep, its "type" is ansi_strip.
 type AnsiStripStep struct {
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var ansiStripStepShape = objectShape{name: "AnsiStripStep", consts: [][2]string{{"type", `"ansi_strip"`}}, known: nil, required: nil, open: false}
+var ansiStripStepShape = objectShape{name: "AnsiStripStep", consts: [][2]string{{"type", `"ansi_strip"`}}, known: nil, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AnsiStripStep) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &ansiStripStepShape)
+	members, err := decodeObject(data, &ansiStripStepShape)
 	if err != nil {
 		return err
 	}
@@ -350,14 +368,15 @@ func (v *AnsiStripStep) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AnsiStripStep", err)
 	}
+	p.Unknown = extraMembers(members, &ansiStripStepShape)
 	*v = AnsiStripStep(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v AnsiStripStep) MarshalJSON() ([]byte, error) {
 	type plain AnsiStripStep
-	return encodeObject(plain(v), &ansiStripStepShape, nil)
+	return encodeObject(plain(v), &ansiStripStepShape, v.Unknown)
 }
 
 // CollapseRepeatsStep: Collapse runs of identical consecutive lines into one line followed by a
@@ -367,13 +386,17 @@ func (v AnsiStripStep) MarshalJSON() ([]byte, error) {
 type CollapseRepeatsStep struct {
 	// Shortest run that is collapsed (default 3).
 	MinRun *int64 `json:"minRun,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var collapseRepeatsStepShape = objectShape{name: "CollapseRepeatsStep", consts: [][2]string{{"type", `"collapse_repeats"`}}, known: []string{"minRun"}, required: nil, open: false}
+var collapseRepeatsStepShape = objectShape{name: "CollapseRepeatsStep", consts: [][2]string{{"type", `"collapse_repeats"`}}, known: []string{"minRun"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *CollapseRepeatsStep) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &collapseRepeatsStepShape)
+	members, err := decodeObject(data, &collapseRepeatsStepShape)
 	if err != nil {
 		return err
 	}
@@ -382,14 +405,15 @@ func (v *CollapseRepeatsStep) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("CollapseRepeatsStep", err)
 	}
+	p.Unknown = extraMembers(members, &collapseRepeatsStepShape)
 	*v = CollapseRepeatsStep(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v CollapseRepeatsStep) MarshalJSON() ([]byte, error) {
 	type plain CollapseRepeatsStep
-	return encodeObject(plain(v), &collapseRepeatsStepShape, nil)
+	return encodeObject(plain(v), &collapseRepeatsStepShape, v.Unknown)
 }
 
 // JsonSummaryStep: When the text is JSON, keep its shape but cut long arrays and long strings.
@@ -401,13 +425,17 @@ type JsonSummaryStep struct {
 
 	// Characters kept of each string (default 200).
 	MaxStringLength *int64 `json:"maxStringLength,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var jsonSummaryStepShape = objectShape{name: "JsonSummaryStep", consts: [][2]string{{"type", `"json_summary"`}}, known: []string{"maxArrayItems", "maxStringLength"}, required: nil, open: false}
+var jsonSummaryStepShape = objectShape{name: "JsonSummaryStep", consts: [][2]string{{"type", `"json_summary"`}}, known: []string{"maxArrayItems", "maxStringLength"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *JsonSummaryStep) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &jsonSummaryStepShape)
+	members, err := decodeObject(data, &jsonSummaryStepShape)
 	if err != nil {
 		return err
 	}
@@ -416,14 +444,15 @@ func (v *JsonSummaryStep) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("JsonSummaryStep", err)
 	}
+	p.Unknown = extraMembers(members, &jsonSummaryStepShape)
 	*v = JsonSummaryStep(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v JsonSummaryStep) MarshalJSON() ([]byte, error) {
 	type plain JsonSummaryStep
-	return encodeObject(plain(v), &jsonSummaryStepShape, nil)
+	return encodeObject(plain(v), &jsonSummaryStepShape, v.Unknown)
 }
 
 // HeadTailStep: Keep whole lines from the start and the end, dropping the middle.
@@ -432,13 +461,17 @@ func (v JsonSummaryStep) MarshalJSON() ([]byte, error) {
 type HeadTailStep struct {
 	// Share of the budget given to the head (default 0.5).
 	HeadRatio *float64 `json:"headRatio,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var headTailStepShape = objectShape{name: "HeadTailStep", consts: [][2]string{{"type", `"head_tail"`}}, known: []string{"headRatio"}, required: nil, open: false}
+var headTailStepShape = objectShape{name: "HeadTailStep", consts: [][2]string{{"type", `"head_tail"`}}, known: []string{"headRatio"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *HeadTailStep) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &headTailStepShape)
+	members, err := decodeObject(data, &headTailStepShape)
 	if err != nil {
 		return err
 	}
@@ -447,27 +480,31 @@ func (v *HeadTailStep) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("HeadTailStep", err)
 	}
+	p.Unknown = extraMembers(members, &headTailStepShape)
 	*v = HeadTailStep(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v HeadTailStep) MarshalJSON() ([]byte, error) {
 	type plain HeadTailStep
-	return encodeObject(plain(v), &headTailStepShape, nil)
+	return encodeObject(plain(v), &headTailStepShape, v.Unknown)
 }
 
 // HeadStep: Keep whole lines from the start only.
 //
 // As a variant of CompressionStep, its "type" is head.
 type HeadStep struct {
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var headStepShape = objectShape{name: "HeadStep", consts: [][2]string{{"type", `"head"`}}, known: nil, required: nil, open: false}
+var headStepShape = objectShape{name: "HeadStep", consts: [][2]string{{"type", `"head"`}}, known: nil, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *HeadStep) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &headStepShape)
+	members, err := decodeObject(data, &headStepShape)
 	if err != nil {
 		return err
 	}
@@ -476,27 +513,31 @@ func (v *HeadStep) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("HeadStep", err)
 	}
+	p.Unknown = extraMembers(members, &headStepShape)
 	*v = HeadStep(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v HeadStep) MarshalJSON() ([]byte, error) {
 	type plain HeadStep
-	return encodeObject(plain(v), &headStepShape, nil)
+	return encodeObject(plain(v), &headStepShape, v.Unknown)
 }
 
 // TailStep: Keep whole lines from the end only.
 //
 // As a variant of CompressionStep, its "type" is tail.
 type TailStep struct {
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var tailStepShape = objectShape{name: "TailStep", consts: [][2]string{{"type", `"tail"`}}, known: nil, required: nil, open: false}
+var tailStepShape = objectShape{name: "TailStep", consts: [][2]string{{"type", `"tail"`}}, known: nil, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *TailStep) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &tailStepShape)
+	members, err := decodeObject(data, &tailStepShape)
 	if err != nil {
 		return err
 	}
@@ -505,14 +546,15 @@ func (v *TailStep) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("TailStep", err)
 	}
+	p.Unknown = extraMembers(members, &tailStepShape)
 	*v = TailStep(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v TailStep) MarshalJSON() ([]byte, error) {
 	type plain TailStep
-	return encodeObject(plain(v), &tailStepShape, nil)
+	return encodeObject(plain(v), &tailStepShape, v.Unknown)
 }
 
 // OutputCompressionSpec: Declarative, data-only description of how to shrink one class of tool
@@ -537,13 +579,17 @@ type OutputCompressionSpec struct {
 	// Template of the omission marker. Placeholders: {omittedLines}, {omittedBytes}, {omittedTokens},
 	// {originalLines}, {originalBytes}, {sha256}.
 	Marker *string `json:"marker,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var outputCompressionSpecShape = objectShape{name: "OutputCompressionSpec", consts: nil, known: []string{"id", "description", "match", "budget", "strategy", "estimator", "marker"}, required: []string{"id", "budget", "strategy"}, open: false}
+var outputCompressionSpecShape = objectShape{name: "OutputCompressionSpec", consts: nil, known: []string{"id", "description", "match", "budget", "strategy", "estimator", "marker"}, required: []string{"id", "budget", "strategy"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *OutputCompressionSpec) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &outputCompressionSpecShape)
+	members, err := decodeObject(data, &outputCompressionSpecShape)
 	if err != nil {
 		return err
 	}
@@ -552,14 +598,15 @@ func (v *OutputCompressionSpec) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("OutputCompressionSpec", err)
 	}
+	p.Unknown = extraMembers(members, &outputCompressionSpecShape)
 	*v = OutputCompressionSpec(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v OutputCompressionSpec) MarshalJSON() ([]byte, error) {
 	type plain OutputCompressionSpec
-	return encodeObject(plain(v), &outputCompressionSpecShape, nil)
+	return encodeObject(plain(v), &outputCompressionSpecShape, v.Unknown)
 }
 
 // CompressionMatch: Which parts the spec applies to. Every list given must contain the part's
@@ -573,13 +620,17 @@ type CompressionMatch struct {
 
 	// Providers this spec applies to; absent means any.
 	Providers *[]Provider `json:"providers,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var compressionMatchShape = objectShape{name: "CompressionMatch", consts: nil, known: []string{"kinds", "names", "providers"}, required: nil, open: false}
+var compressionMatchShape = objectShape{name: "CompressionMatch", consts: nil, known: []string{"kinds", "names", "providers"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *CompressionMatch) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &compressionMatchShape)
+	members, err := decodeObject(data, &compressionMatchShape)
 	if err != nil {
 		return err
 	}
@@ -588,14 +639,15 @@ func (v *CompressionMatch) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("CompressionMatch", err)
 	}
+	p.Unknown = extraMembers(members, &compressionMatchShape)
 	*v = CompressionMatch(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v CompressionMatch) MarshalJSON() ([]byte, error) {
 	type plain CompressionMatch
-	return encodeObject(plain(v), &compressionMatchShape, nil)
+	return encodeObject(plain(v), &compressionMatchShape, v.Unknown)
 }
 
 // CompressionStats: What a compression kept and dropped, in numbers that add up.
@@ -631,13 +683,17 @@ type CompressionStats struct {
 
 	// Original bytes not present in the compressed text.
 	OmittedBytes int64 `json:"omittedBytes"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var compressionStatsShape = objectShape{name: "CompressionStats", consts: nil, known: []string{"specId", "strategy", "estimator", "originalBytes", "originalLines", "originalTokens", "keptBytes", "keptLines", "keptTokens", "omittedLines", "omittedBytes"}, required: []string{"specId", "strategy", "estimator", "originalBytes", "originalLines", "originalTokens", "keptBytes", "keptLines", "keptTokens", "omittedLines", "omittedBytes"}, open: false}
+var compressionStatsShape = objectShape{name: "CompressionStats", consts: nil, known: []string{"specId", "strategy", "estimator", "originalBytes", "originalLines", "originalTokens", "keptBytes", "keptLines", "keptTokens", "omittedLines", "omittedBytes"}, required: []string{"specId", "strategy", "estimator", "originalBytes", "originalLines", "originalTokens", "keptBytes", "keptLines", "keptTokens", "omittedLines", "omittedBytes"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *CompressionStats) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &compressionStatsShape)
+	members, err := decodeObject(data, &compressionStatsShape)
 	if err != nil {
 		return err
 	}
@@ -646,14 +702,15 @@ func (v *CompressionStats) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("CompressionStats", err)
 	}
+	p.Unknown = extraMembers(members, &compressionStatsShape)
 	*v = CompressionStats(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v CompressionStats) MarshalJSON() ([]byte, error) {
 	type plain CompressionStats
-	return encodeObject(plain(v), &compressionStatsShape, nil)
+	return encodeObject(plain(v), &compressionStatsShape, v.Unknown)
 }
 
 // OriginalRef: Where the untouched original output lives.
@@ -666,13 +723,17 @@ type OriginalRef struct {
 
 	// SHA-256 of the original text, hex.
 	SHA256 string `json:"sha256"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var originalRefShape = objectShape{name: "OriginalRef", consts: nil, known: []string{"partId", "seq", "sha256"}, required: []string{"partId", "sha256"}, open: false}
+var originalRefShape = objectShape{name: "OriginalRef", consts: nil, known: []string{"partId", "seq", "sha256"}, required: []string{"partId", "sha256"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *OriginalRef) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &originalRefShape)
+	members, err := decodeObject(data, &originalRefShape)
 	if err != nil {
 		return err
 	}
@@ -681,14 +742,15 @@ func (v *OriginalRef) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("OriginalRef", err)
 	}
+	p.Unknown = extraMembers(members, &originalRefShape)
 	*v = OriginalRef(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v OriginalRef) MarshalJSON() ([]byte, error) {
 	type plain OriginalRef
-	return encodeObject(plain(v), &originalRefShape, nil)
+	return encodeObject(plain(v), &originalRefShape, v.Unknown)
 }
 
 // CompressionRecord: How a part's output was compressed and where the original is. Compressed
@@ -697,13 +759,17 @@ type CompressionRecord struct {
 	Stats CompressionStats `json:"stats"`
 
 	Original OriginalRef `json:"original"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var compressionRecordShape = objectShape{name: "CompressionRecord", consts: nil, known: []string{"stats", "original"}, required: []string{"stats", "original"}, open: false}
+var compressionRecordShape = objectShape{name: "CompressionRecord", consts: nil, known: []string{"stats", "original"}, required: []string{"stats", "original"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *CompressionRecord) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &compressionRecordShape)
+	members, err := decodeObject(data, &compressionRecordShape)
 	if err != nil {
 		return err
 	}
@@ -712,14 +778,15 @@ func (v *CompressionRecord) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("CompressionRecord", err)
 	}
+	p.Unknown = extraMembers(members, &compressionRecordShape)
 	*v = CompressionRecord(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v CompressionRecord) MarshalJSON() ([]byte, error) {
 	type plain CompressionRecord
-	return encodeObject(plain(v), &compressionRecordShape, nil)
+	return encodeObject(plain(v), &compressionRecordShape, v.Unknown)
 }
 
 // Tier: Ordered permission tiers, lowest first. observe: reads only. workspace: writes inside
@@ -777,13 +844,17 @@ type ValidationIssue struct {
 
 	// The JSON Schema keyword that failed, when schema validation found it.
 	Keyword *string `json:"keyword,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var validationIssueShape = objectShape{name: "ValidationIssue", consts: nil, known: []string{"path", "message", "keyword"}, required: []string{"path", "message"}, open: false}
+var validationIssueShape = objectShape{name: "ValidationIssue", consts: nil, known: []string{"path", "message", "keyword"}, required: []string{"path", "message"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ValidationIssue) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &validationIssueShape)
+	members, err := decodeObject(data, &validationIssueShape)
 	if err != nil {
 		return err
 	}
@@ -792,14 +863,15 @@ func (v *ValidationIssue) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ValidationIssue", err)
 	}
+	p.Unknown = extraMembers(members, &validationIssueShape)
 	*v = ValidationIssue(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v ValidationIssue) MarshalJSON() ([]byte, error) {
 	type plain ValidationIssue
-	return encodeObject(plain(v), &validationIssueShape, nil)
+	return encodeObject(plain(v), &validationIssueShape, v.Unknown)
 }
 
 // ValidationResult: Result of pre-execution parameter validation: the params schema first, then the
@@ -810,13 +882,17 @@ type ValidationResult struct {
 
 	// Why the input is invalid; empty when valid.
 	Issues []ValidationIssue `json:"issues"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var validationResultShape = objectShape{name: "ValidationResult", consts: nil, known: []string{"valid", "issues"}, required: []string{"valid", "issues"}, open: false}
+var validationResultShape = objectShape{name: "ValidationResult", consts: nil, known: []string{"valid", "issues"}, required: []string{"valid", "issues"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ValidationResult) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &validationResultShape)
+	members, err := decodeObject(data, &validationResultShape)
 	if err != nil {
 		return err
 	}
@@ -825,14 +901,15 @@ func (v *ValidationResult) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ValidationResult", err)
 	}
+	p.Unknown = extraMembers(members, &validationResultShape)
 	*v = ValidationResult(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v ValidationResult) MarshalJSON() ([]byte, error) {
 	type plain ValidationResult
-	return encodeObject(plain(v), &validationResultShape, nil)
+	return encodeObject(plain(v), &validationResultShape, v.Unknown)
 }
 
 // PolicyDecision: Outcome of a policy check.
@@ -872,13 +949,17 @@ type PolicyCheck struct {
 
 	// Why, in words a person can act on.
 	Reason string `json:"reason"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var policyCheckShape = objectShape{name: "PolicyCheck", consts: nil, known: []string{"gate", "param", "value", "resolved", "decision", "reason"}, required: []string{"gate", "decision", "reason"}, open: false}
+var policyCheckShape = objectShape{name: "PolicyCheck", consts: nil, known: []string{"gate", "param", "value", "resolved", "decision", "reason"}, required: []string{"gate", "decision", "reason"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *PolicyCheck) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &policyCheckShape)
+	members, err := decodeObject(data, &policyCheckShape)
 	if err != nil {
 		return err
 	}
@@ -887,14 +968,15 @@ func (v *PolicyCheck) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("PolicyCheck", err)
 	}
+	p.Unknown = extraMembers(members, &policyCheckShape)
 	*v = PolicyCheck(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v PolicyCheck) MarshalJSON() ([]byte, error) {
 	type plain PolicyCheck
-	return encodeObject(plain(v), &policyCheckShape, nil)
+	return encodeObject(plain(v), &policyCheckShape, v.Unknown)
 }
 
 // PolicyGate: Which gate decided: the tier gate or a parameter-role gate.
@@ -934,13 +1016,17 @@ type ToolCallAssessmentRecord struct {
 
 	// Reasons of the deny checks; empty when allowed.
 	Reasons []string `json:"reasons"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolCallAssessmentRecordShape = objectShape{name: "ToolCallAssessmentRecord", consts: nil, known: []string{"tool", "tier", "maxTier", "decision", "checks", "reasons"}, required: []string{"tool", "tier", "maxTier", "decision", "checks", "reasons"}, open: false}
+var toolCallAssessmentRecordShape = objectShape{name: "ToolCallAssessmentRecord", consts: nil, known: []string{"tool", "tier", "maxTier", "decision", "checks", "reasons"}, required: []string{"tool", "tier", "maxTier", "decision", "checks", "reasons"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolCallAssessmentRecord) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolCallAssessmentRecordShape)
+	members, err := decodeObject(data, &toolCallAssessmentRecordShape)
 	if err != nil {
 		return err
 	}
@@ -949,14 +1035,15 @@ func (v *ToolCallAssessmentRecord) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolCallAssessmentRecord", err)
 	}
+	p.Unknown = extraMembers(members, &toolCallAssessmentRecordShape)
 	*v = ToolCallAssessmentRecord(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v ToolCallAssessmentRecord) MarshalJSON() ([]byte, error) {
 	type plain ToolCallAssessmentRecord
-	return encodeObject(plain(v), &toolCallAssessmentRecordShape, nil)
+	return encodeObject(plain(v), &toolCallAssessmentRecordShape, v.Unknown)
 }
 
 // FileDigest: Size and hash of a file at one moment.
@@ -974,13 +1061,17 @@ type FileDigest struct {
 	// changed_while_read, it changed while it was hashed. A record whose digests lack sha256 says what
 	// stat said (size, mtime, inode, mode), not what the content is.
 	Unhashed *UnhashedReason `json:"unhashed,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var fileDigestShape = objectShape{name: "FileDigest", consts: nil, known: []string{"size", "sha256", "unhashed"}, required: []string{"size"}, open: false}
+var fileDigestShape = objectShape{name: "FileDigest", consts: nil, known: []string{"size", "sha256", "unhashed"}, required: []string{"size"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *FileDigest) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &fileDigestShape)
+	members, err := decodeObject(data, &fileDigestShape)
 	if err != nil {
 		return err
 	}
@@ -989,14 +1080,15 @@ func (v *FileDigest) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("FileDigest", err)
 	}
+	p.Unknown = extraMembers(members, &fileDigestShape)
 	*v = FileDigest(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v FileDigest) MarshalJSON() ([]byte, error) {
 	type plain FileDigest
-	return encodeObject(plain(v), &fileDigestShape, nil)
+	return encodeObject(plain(v), &fileDigestShape, v.Unknown)
 }
 
 // UnhashedReason: Why the content was not hashed, so that no sha256 is given: over_file_bound, the
@@ -1053,13 +1145,17 @@ type FileMutationRecord struct {
 
 	// For a symlink: its target text before and after (it is not followed).
 	Target *LinkTargetChange `json:"target,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var fileMutationRecordShape = objectShape{name: "FileMutationRecord", consts: nil, known: []string{"path", "operation", "from", "type", "before", "after", "mode", "target"}, required: []string{"path", "operation", "before", "after"}, open: false}
+var fileMutationRecordShape = objectShape{name: "FileMutationRecord", consts: nil, known: []string{"path", "operation", "from", "type", "before", "after", "mode", "target"}, required: []string{"path", "operation", "before", "after"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *FileMutationRecord) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &fileMutationRecordShape)
+	members, err := decodeObject(data, &fileMutationRecordShape)
 	if err != nil {
 		return err
 	}
@@ -1068,14 +1164,15 @@ func (v *FileMutationRecord) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("FileMutationRecord", err)
 	}
+	p.Unknown = extraMembers(members, &fileMutationRecordShape)
 	*v = FileMutationRecord(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v FileMutationRecord) MarshalJSON() ([]byte, error) {
 	type plain FileMutationRecord
-	return encodeObject(plain(v), &fileMutationRecordShape, nil)
+	return encodeObject(plain(v), &fileMutationRecordShape, v.Unknown)
 }
 
 // FileOperation: What happened to the file. rename: the same file (the same inode) moved from
@@ -1128,13 +1225,17 @@ type FileModeChange struct {
 
 	// Permission bits after the call as four octal digits; null when the file does not exist.
 	After *string `json:"after"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var fileModeChangeShape = objectShape{name: "FileModeChange", consts: nil, known: []string{"before", "after"}, required: []string{"before", "after"}, open: false}
+var fileModeChangeShape = objectShape{name: "FileModeChange", consts: nil, known: []string{"before", "after"}, required: []string{"before", "after"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *FileModeChange) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &fileModeChangeShape)
+	members, err := decodeObject(data, &fileModeChangeShape)
 	if err != nil {
 		return err
 	}
@@ -1143,14 +1244,15 @@ func (v *FileModeChange) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("FileModeChange", err)
 	}
+	p.Unknown = extraMembers(members, &fileModeChangeShape)
 	*v = FileModeChange(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v FileModeChange) MarshalJSON() ([]byte, error) {
 	type plain FileModeChange
-	return encodeObject(plain(v), &fileModeChangeShape, nil)
+	return encodeObject(plain(v), &fileModeChangeShape, v.Unknown)
 }
 
 // LinkTargetChange: For a symlink: its target text before and after (it is not followed).
@@ -1160,13 +1262,17 @@ type LinkTargetChange struct {
 
 	// Where the link points after the call; null when it does not exist.
 	After *string `json:"after"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var linkTargetChangeShape = objectShape{name: "LinkTargetChange", consts: nil, known: []string{"before", "after"}, required: []string{"before", "after"}, open: false}
+var linkTargetChangeShape = objectShape{name: "LinkTargetChange", consts: nil, known: []string{"before", "after"}, required: []string{"before", "after"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *LinkTargetChange) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &linkTargetChangeShape)
+	members, err := decodeObject(data, &linkTargetChangeShape)
 	if err != nil {
 		return err
 	}
@@ -1175,14 +1281,15 @@ func (v *LinkTargetChange) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("LinkTargetChange", err)
 	}
+	p.Unknown = extraMembers(members, &linkTargetChangeShape)
 	*v = LinkTargetChange(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v LinkTargetChange) MarshalJSON() ([]byte, error) {
 	type plain LinkTargetChange
-	return encodeObject(plain(v), &linkTargetChangeShape, nil)
+	return encodeObject(plain(v), &linkTargetChangeShape, v.Unknown)
 }
 
 // ToolInvocationStatus: Executor view of a call: denied calls never ran; failed includes timeouts
@@ -1238,13 +1345,17 @@ type ToolInvocationRecord struct {
 
 	// File side effects, in order.
 	Mutations []FileMutationRecord `json:"mutations"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolInvocationRecordShape = objectShape{name: "ToolInvocationRecord", consts: nil, known: []string{"partId", "sessionId", "tool", "status", "input", "startedAt", "completedAt", "elapsedMs", "error", "assessment", "mutations"}, required: []string{"partId", "sessionId", "tool", "status", "input", "startedAt", "mutations"}, open: false}
+var toolInvocationRecordShape = objectShape{name: "ToolInvocationRecord", consts: nil, known: []string{"partId", "sessionId", "tool", "status", "input", "startedAt", "completedAt", "elapsedMs", "error", "assessment", "mutations"}, required: []string{"partId", "sessionId", "tool", "status", "input", "startedAt", "mutations"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolInvocationRecord) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolInvocationRecordShape)
+	members, err := decodeObject(data, &toolInvocationRecordShape)
 	if err != nil {
 		return err
 	}
@@ -1253,14 +1364,15 @@ func (v *ToolInvocationRecord) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolInvocationRecord", err)
 	}
+	p.Unknown = extraMembers(members, &toolInvocationRecordShape)
 	*v = ToolInvocationRecord(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v ToolInvocationRecord) MarshalJSON() ([]byte, error) {
 	type plain ToolInvocationRecord
-	return encodeObject(plain(v), &toolInvocationRecordShape, nil)
+	return encodeObject(plain(v), &toolInvocationRecordShape, v.Unknown)
 }
 
 // TruncationNote: Records a value that the metadata budget replaced by a size marker (spec rule 9).
@@ -1273,13 +1385,17 @@ type TruncationNote struct {
 
 	// Why it was replaced, e.g. the metadata budget or base64 data moved out.
 	Reason *string `json:"reason,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var truncationNoteShape = objectShape{name: "TruncationNote", consts: nil, known: []string{"path", "originalBytes", "reason"}, required: []string{"path", "originalBytes"}, open: false}
+var truncationNoteShape = objectShape{name: "TruncationNote", consts: nil, known: []string{"path", "originalBytes", "reason"}, required: []string{"path", "originalBytes"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *TruncationNote) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &truncationNoteShape)
+	members, err := decodeObject(data, &truncationNoteShape)
 	if err != nil {
 		return err
 	}
@@ -1288,14 +1404,15 @@ func (v *TruncationNote) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("TruncationNote", err)
 	}
+	p.Unknown = extraMembers(members, &truncationNoteShape)
 	*v = TruncationNote(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v TruncationNote) MarshalJSON() ([]byte, error) {
 	type plain TruncationNote
-	return encodeObject(plain(v), &truncationNoteShape, nil)
+	return encodeObject(plain(v), &truncationNoteShape, v.Unknown)
 }
 
 // McpRef: The MCP server and tool behind a part.
@@ -1305,13 +1422,17 @@ type McpRef struct {
 
 	// Tool name on that server.
 	Tool string `json:"tool"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var mcpRefShape = objectShape{name: "McpRef", consts: nil, known: []string{"server", "tool"}, required: []string{"server", "tool"}, open: false}
+var mcpRefShape = objectShape{name: "McpRef", consts: nil, known: []string{"server", "tool"}, required: []string{"server", "tool"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *McpRef) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &mcpRefShape)
+	members, err := decodeObject(data, &mcpRefShape)
 	if err != nil {
 		return err
 	}
@@ -1320,14 +1441,15 @@ func (v *McpRef) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("McpRef", err)
 	}
+	p.Unknown = extraMembers(members, &mcpRefShape)
 	*v = McpRef(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v McpRef) MarshalJSON() ([]byte, error) {
 	type plain McpRef
-	return encodeObject(plain(v), &mcpRefShape, nil)
+	return encodeObject(plain(v), &mcpRefShape, v.Unknown)
 }
 
 // ToolMetadata: Provider detail the UI may use later. Well-known keys are declared; any other key
@@ -1373,7 +1495,7 @@ type ToolMetadata struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-var toolMetadataShape = objectShape{name: "ToolMetadata", consts: nil, known: []string{"provider", "rawType", "mcp", "parentId", "childSessionId", "task", "action", "exitCode", "cwd", "truncated", "approval", "compression", "assessment"}, required: nil, open: true}
+var toolMetadataShape = objectShape{name: "ToolMetadata", consts: nil, known: []string{"provider", "rawType", "mcp", "parentId", "childSessionId", "task", "action", "exitCode", "cwd", "truncated", "approval", "compression", "assessment"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolMetadata) UnmarshalJSON(data []byte) error {
@@ -1406,13 +1528,17 @@ func (v ToolMetadata) MarshalJSON() ([]byte, error) {
 type TextBlock struct {
 	// Text content.
 	Text string `json:"text"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var textBlockShape = objectShape{name: "TextBlock", consts: [][2]string{{"type", `"text"`}}, known: []string{"text"}, required: []string{"text"}, open: false}
+var textBlockShape = objectShape{name: "TextBlock", consts: [][2]string{{"type", `"text"`}}, known: []string{"text"}, required: []string{"text"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *TextBlock) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &textBlockShape)
+	members, err := decodeObject(data, &textBlockShape)
 	if err != nil {
 		return err
 	}
@@ -1421,14 +1547,15 @@ func (v *TextBlock) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("TextBlock", err)
 	}
+	p.Unknown = extraMembers(members, &textBlockShape)
 	*v = TextBlock(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v TextBlock) MarshalJSON() ([]byte, error) {
 	type plain TextBlock
-	return encodeObject(plain(v), &textBlockShape, nil)
+	return encodeObject(plain(v), &textBlockShape, v.Unknown)
 }
 
 // ImageBlock: An image the tool returned, described by type, size and hash (never its data).
@@ -1443,13 +1570,17 @@ type ImageBlock struct {
 
 	// SHA-256 of the decoded image data.
 	SHA256 *string `json:"sha256,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var imageBlockShape = objectShape{name: "ImageBlock", consts: [][2]string{{"type", `"image"`}}, known: []string{"mediaType", "bytes", "sha256"}, required: []string{"mediaType", "bytes"}, open: false}
+var imageBlockShape = objectShape{name: "ImageBlock", consts: [][2]string{{"type", `"image"`}}, known: []string{"mediaType", "bytes", "sha256"}, required: []string{"mediaType", "bytes"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ImageBlock) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &imageBlockShape)
+	members, err := decodeObject(data, &imageBlockShape)
 	if err != nil {
 		return err
 	}
@@ -1458,14 +1589,15 @@ func (v *ImageBlock) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ImageBlock", err)
 	}
+	p.Unknown = extraMembers(members, &imageBlockShape)
 	*v = ImageBlock(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ImageBlock) MarshalJSON() ([]byte, error) {
 	type plain ImageBlock
-	return encodeObject(plain(v), &imageBlockShape, nil)
+	return encodeObject(plain(v), &imageBlockShape, v.Unknown)
 }
 
 // ResourceBlock: A resource (e.g. an MCP embedded resource) the tool returned.
@@ -1480,13 +1612,17 @@ type ResourceBlock struct {
 
 	// Embedded text of the resource, when given.
 	Text *string `json:"text,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var resourceBlockShape = objectShape{name: "ResourceBlock", consts: [][2]string{{"type", `"resource"`}}, known: []string{"uri", "mimeType", "text"}, required: []string{"uri"}, open: false}
+var resourceBlockShape = objectShape{name: "ResourceBlock", consts: [][2]string{{"type", `"resource"`}}, known: []string{"uri", "mimeType", "text"}, required: []string{"uri"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ResourceBlock) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &resourceBlockShape)
+	members, err := decodeObject(data, &resourceBlockShape)
 	if err != nil {
 		return err
 	}
@@ -1495,14 +1631,15 @@ func (v *ResourceBlock) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ResourceBlock", err)
 	}
+	p.Unknown = extraMembers(members, &resourceBlockShape)
 	*v = ResourceBlock(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ResourceBlock) MarshalJSON() ([]byte, error) {
 	type plain ResourceBlock
-	return encodeObject(plain(v), &resourceBlockShape, nil)
+	return encodeObject(plain(v), &resourceBlockShape, v.Unknown)
 }
 
 // OutputBlock: A non-text piece of output, in order.
@@ -1574,13 +1711,17 @@ type ToolOutput struct {
 	// The provider's structured result (Claude tool_use_result, Codex item fields, OpenCode metadata),
 	// as the provider gave it.
 	Structured json.RawMessage `json:"structured,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolOutputShape = objectShape{name: "ToolOutput", consts: nil, known: []string{"text", "content", "structured"}, required: nil, open: false}
+var toolOutputShape = objectShape{name: "ToolOutput", consts: nil, known: []string{"text", "content", "structured"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolOutput) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolOutputShape)
+	members, err := decodeObject(data, &toolOutputShape)
 	if err != nil {
 		return err
 	}
@@ -1589,47 +1730,60 @@ func (v *ToolOutput) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolOutput", err)
 	}
+	p.Unknown = extraMembers(members, &toolOutputShape)
 	*v = ToolOutput(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v ToolOutput) MarshalJSON() ([]byte, error) {
 	type plain ToolOutput
-	return encodeObject(plain(v), &toolOutputShape, nil)
+	return encodeObject(plain(v), &toolOutputShape, v.Unknown)
 }
 
 // StartedToolPart: A call that has been announced; its input may still be streaming. No output, no
 // error.
 //
-// As a variant of NormalizedToolPart, its "state" is started.
+// As a variant of NormalizedToolPart, its "state" is started. Its keys "id", "name", "kind",
+// "title", "input", "timing", "metadata" are in the embedded PartFields, read through the Part
+// accessors.
 type StartedToolPart struct {
-	// Stable identifier for the whole lifecycle of the call.
-	ID string `json:"id"`
+	PartFields
 
-	// Canonical tool identity, e.g. Bash, Read, webSearch, browser_navigate. Taken from the provider's
-	// explicit tool name, never guessed from input.
-	Name string `json:"name"`
-
-	Kind ToolKind `json:"kind"`
-
-	// Human line shown in a UI: action text such as `Reading src/index.ts`, never a bare raw name.
-	Title string `json:"title"`
-
-	// Provider arguments, normalized only enough to be inspectable (command, cwd, path, query, url,
-	// prompt, MCP arguments).
-	Input json.RawMessage `json:"input"`
-
-	Timing *ToolTiming `json:"timing,omitempty"`
-
-	Metadata *ToolMetadata `json:"metadata,omitempty"`
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var startedToolPartShape = objectShape{name: "StartedToolPart", consts: [][2]string{{"state", `"started"`}}, known: []string{"id", "name", "kind", "title", "input", "timing", "metadata"}, required: []string{"id", "name", "kind", "title", "input"}, open: false}
+// ID returns the "id" key.
+func (v *StartedToolPart) ID() string { return v.PartFields.ID }
+
+// Name returns the "name" key.
+func (v *StartedToolPart) Name() string { return v.PartFields.Name }
+
+// Kind returns the "kind" key.
+func (v *StartedToolPart) Kind() ToolKind { return v.PartFields.Kind }
+
+// Title returns the "title" key.
+func (v *StartedToolPart) Title() string { return v.PartFields.Title }
+
+// Input returns the "input" key.
+func (v *StartedToolPart) Input() json.RawMessage { return v.PartFields.Input }
+
+// Timing returns the "timing" key.
+func (v *StartedToolPart) Timing() *ToolTiming { return v.PartFields.Timing }
+
+// Metadata returns the "metadata" key.
+func (v *StartedToolPart) Metadata() *ToolMetadata { return v.PartFields.Metadata }
+
+// State returns "started", the "state" of every StartedToolPart.
+func (v *StartedToolPart) State() ToolState { return ToolStateStarted }
+
+var startedToolPartShape = objectShape{name: "StartedToolPart", consts: [][2]string{{"state", `"started"`}}, known: []string{"id", "name", "kind", "title", "input", "timing", "metadata"}, required: []string{"id", "name", "kind", "title", "input"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *StartedToolPart) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &startedToolPartShape)
+	members, err := decodeObject(data, &startedToolPartShape)
 	if err != nil {
 		return err
 	}
@@ -1638,46 +1792,59 @@ func (v *StartedToolPart) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("StartedToolPart", err)
 	}
+	p.Unknown = extraMembers(members, &startedToolPartShape)
 	*v = StartedToolPart(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v StartedToolPart) MarshalJSON() ([]byte, error) {
 	type plain StartedToolPart
-	return encodeObject(plain(v), &startedToolPartShape, nil)
+	return encodeObject(plain(v), &startedToolPartShape, v.Unknown)
 }
 
 // RunningToolPart: A call that is executing. No output, no error.
 //
-// As a variant of NormalizedToolPart, its "state" is running.
+// As a variant of NormalizedToolPart, its "state" is running. Its keys "id", "name", "kind",
+// "title", "input", "timing", "metadata" are in the embedded PartFields, read through the Part
+// accessors.
 type RunningToolPart struct {
-	// Stable identifier for the whole lifecycle of the call.
-	ID string `json:"id"`
+	PartFields
 
-	// Canonical tool identity, e.g. Bash, Read, webSearch, browser_navigate. Taken from the provider's
-	// explicit tool name, never guessed from input.
-	Name string `json:"name"`
-
-	Kind ToolKind `json:"kind"`
-
-	// Human line shown in a UI: action text such as `Reading src/index.ts`, never a bare raw name.
-	Title string `json:"title"`
-
-	// Provider arguments, normalized only enough to be inspectable (command, cwd, path, query, url,
-	// prompt, MCP arguments).
-	Input json.RawMessage `json:"input"`
-
-	Timing *ToolTiming `json:"timing,omitempty"`
-
-	Metadata *ToolMetadata `json:"metadata,omitempty"`
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var runningToolPartShape = objectShape{name: "RunningToolPart", consts: [][2]string{{"state", `"running"`}}, known: []string{"id", "name", "kind", "title", "input", "timing", "metadata"}, required: []string{"id", "name", "kind", "title", "input"}, open: false}
+// ID returns the "id" key.
+func (v *RunningToolPart) ID() string { return v.PartFields.ID }
+
+// Name returns the "name" key.
+func (v *RunningToolPart) Name() string { return v.PartFields.Name }
+
+// Kind returns the "kind" key.
+func (v *RunningToolPart) Kind() ToolKind { return v.PartFields.Kind }
+
+// Title returns the "title" key.
+func (v *RunningToolPart) Title() string { return v.PartFields.Title }
+
+// Input returns the "input" key.
+func (v *RunningToolPart) Input() json.RawMessage { return v.PartFields.Input }
+
+// Timing returns the "timing" key.
+func (v *RunningToolPart) Timing() *ToolTiming { return v.PartFields.Timing }
+
+// Metadata returns the "metadata" key.
+func (v *RunningToolPart) Metadata() *ToolMetadata { return v.PartFields.Metadata }
+
+// State returns "running", the "state" of every RunningToolPart.
+func (v *RunningToolPart) State() ToolState { return ToolStateRunning }
+
+var runningToolPartShape = objectShape{name: "RunningToolPart", consts: [][2]string{{"state", `"running"`}}, known: []string{"id", "name", "kind", "title", "input", "timing", "metadata"}, required: []string{"id", "name", "kind", "title", "input"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *RunningToolPart) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &runningToolPartShape)
+	members, err := decodeObject(data, &runningToolPartShape)
 	if err != nil {
 		return err
 	}
@@ -1686,49 +1853,62 @@ func (v *RunningToolPart) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("RunningToolPart", err)
 	}
+	p.Unknown = extraMembers(members, &runningToolPartShape)
 	*v = RunningToolPart(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v RunningToolPart) MarshalJSON() ([]byte, error) {
 	type plain RunningToolPart
-	return encodeObject(plain(v), &runningToolPartShape, nil)
+	return encodeObject(plain(v), &runningToolPartShape, v.Unknown)
 }
 
 // CompleteToolPart: A call that succeeded. It may carry output; it never carries an error.
 //
-// As a variant of NormalizedToolPart, its "state" is complete.
+// As a variant of NormalizedToolPart, its "state" is complete. Its keys "id", "name", "kind",
+// "title", "input", "timing", "metadata" are in the embedded PartFields, read through the Part
+// accessors.
 type CompleteToolPart struct {
-	// Stable identifier for the whole lifecycle of the call.
-	ID string `json:"id"`
-
-	// Canonical tool identity, e.g. Bash, Read, webSearch, browser_navigate. Taken from the provider's
-	// explicit tool name, never guessed from input.
-	Name string `json:"name"`
-
-	Kind ToolKind `json:"kind"`
-
-	// Human line shown in a UI: action text such as `Reading src/index.ts`, never a bare raw name.
-	Title string `json:"title"`
-
-	// Provider arguments, normalized only enough to be inspectable (command, cwd, path, query, url,
-	// prompt, MCP arguments).
-	Input json.RawMessage `json:"input"`
-
-	Timing *ToolTiming `json:"timing,omitempty"`
-
-	Metadata *ToolMetadata `json:"metadata,omitempty"`
+	PartFields
 
 	// Successful result data only.
 	Output json.RawMessage `json:"output,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var completeToolPartShape = objectShape{name: "CompleteToolPart", consts: [][2]string{{"state", `"complete"`}}, known: []string{"id", "name", "kind", "title", "input", "timing", "metadata", "output"}, required: []string{"id", "name", "kind", "title", "input"}, open: false}
+// ID returns the "id" key.
+func (v *CompleteToolPart) ID() string { return v.PartFields.ID }
+
+// Name returns the "name" key.
+func (v *CompleteToolPart) Name() string { return v.PartFields.Name }
+
+// Kind returns the "kind" key.
+func (v *CompleteToolPart) Kind() ToolKind { return v.PartFields.Kind }
+
+// Title returns the "title" key.
+func (v *CompleteToolPart) Title() string { return v.PartFields.Title }
+
+// Input returns the "input" key.
+func (v *CompleteToolPart) Input() json.RawMessage { return v.PartFields.Input }
+
+// Timing returns the "timing" key.
+func (v *CompleteToolPart) Timing() *ToolTiming { return v.PartFields.Timing }
+
+// Metadata returns the "metadata" key.
+func (v *CompleteToolPart) Metadata() *ToolMetadata { return v.PartFields.Metadata }
+
+// State returns "complete", the "state" of every CompleteToolPart.
+func (v *CompleteToolPart) State() ToolState { return ToolStateComplete }
+
+var completeToolPartShape = objectShape{name: "CompleteToolPart", consts: [][2]string{{"state", `"complete"`}}, known: []string{"id", "name", "kind", "title", "input", "timing", "metadata", "output"}, required: []string{"id", "name", "kind", "title", "input"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *CompleteToolPart) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &completeToolPartShape)
+	members, err := decodeObject(data, &completeToolPartShape)
 	if err != nil {
 		return err
 	}
@@ -1737,49 +1917,61 @@ func (v *CompleteToolPart) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("CompleteToolPart", err)
 	}
+	p.Unknown = extraMembers(members, &completeToolPartShape)
 	*v = CompleteToolPart(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v CompleteToolPart) MarshalJSON() ([]byte, error) {
 	type plain CompleteToolPart
-	return encodeObject(plain(v), &completeToolPartShape, nil)
+	return encodeObject(plain(v), &completeToolPartShape, v.Unknown)
 }
 
 // ErrorToolPart: A call that failed, was denied, cancelled or interrupted. It always carries an
 // error and never output.
 //
-// As a variant of NormalizedToolPart, its "state" is error.
+// As a variant of NormalizedToolPart, its "state" is error. Its keys "id", "name", "kind", "title",
+// "input", "timing", "metadata" are in the embedded PartFields, read through the Part accessors.
 type ErrorToolPart struct {
-	// Stable identifier for the whole lifecycle of the call.
-	ID string `json:"id"`
-
-	// Canonical tool identity, e.g. Bash, Read, webSearch, browser_navigate. Taken from the provider's
-	// explicit tool name, never guessed from input.
-	Name string `json:"name"`
-
-	Kind ToolKind `json:"kind"`
-
-	// Human line shown in a UI: action text such as `Reading src/index.ts`, never a bare raw name.
-	Title string `json:"title"`
-
-	// Provider arguments, normalized only enough to be inspectable (command, cwd, path, query, url,
-	// prompt, MCP arguments).
-	Input json.RawMessage `json:"input"`
-
-	Timing *ToolTiming `json:"timing,omitempty"`
-
-	Metadata *ToolMetadata `json:"metadata,omitempty"`
+	PartFields
 
 	Error ToolError `json:"error"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var errorToolPartShape = objectShape{name: "ErrorToolPart", consts: [][2]string{{"state", `"error"`}}, known: []string{"id", "name", "kind", "title", "input", "timing", "metadata", "error"}, required: []string{"id", "name", "kind", "title", "input", "error"}, open: false}
+// ID returns the "id" key.
+func (v *ErrorToolPart) ID() string { return v.PartFields.ID }
+
+// Name returns the "name" key.
+func (v *ErrorToolPart) Name() string { return v.PartFields.Name }
+
+// Kind returns the "kind" key.
+func (v *ErrorToolPart) Kind() ToolKind { return v.PartFields.Kind }
+
+// Title returns the "title" key.
+func (v *ErrorToolPart) Title() string { return v.PartFields.Title }
+
+// Input returns the "input" key.
+func (v *ErrorToolPart) Input() json.RawMessage { return v.PartFields.Input }
+
+// Timing returns the "timing" key.
+func (v *ErrorToolPart) Timing() *ToolTiming { return v.PartFields.Timing }
+
+// Metadata returns the "metadata" key.
+func (v *ErrorToolPart) Metadata() *ToolMetadata { return v.PartFields.Metadata }
+
+// State returns "error", the "state" of every ErrorToolPart.
+func (v *ErrorToolPart) State() ToolState { return ToolStateError }
+
+var errorToolPartShape = objectShape{name: "ErrorToolPart", consts: [][2]string{{"state", `"error"`}}, known: []string{"id", "name", "kind", "title", "input", "timing", "metadata", "error"}, required: []string{"id", "name", "kind", "title", "input", "error"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ErrorToolPart) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &errorToolPartShape)
+	members, err := decodeObject(data, &errorToolPartShape)
 	if err != nil {
 		return err
 	}
@@ -1788,14 +1980,15 @@ func (v *ErrorToolPart) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ErrorToolPart", err)
 	}
+	p.Unknown = extraMembers(members, &errorToolPartShape)
 	*v = ErrorToolPart(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ErrorToolPart) MarshalJSON() ([]byte, error) {
 	type plain ErrorToolPart
-	return encodeObject(plain(v), &errorToolPartShape, nil)
+	return encodeObject(plain(v), &errorToolPartShape, v.Unknown)
 }
 
 // NormalizedToolPart: The one canonical shape of a tool call, whatever agent or executor produced
@@ -1807,9 +2000,65 @@ type NormalizedToolPart struct {
 	Value NormalizedToolPartVariant
 }
 
-// NormalizedToolPartVariant is implemented by the variants of NormalizedToolPart.
+// NormalizedToolPartVariant is implemented by the variants of NormalizedToolPart. Its accessors
+// read the keys every variant has, so code holding any variant needs no type switch:
+// part.Value.ID(), part.Value.State().
 type NormalizedToolPartVariant interface {
 	isNormalizedToolPart()
+
+	// ID returns "id": Stable identifier for the whole lifecycle of the call.
+	ID() string
+
+	// Name returns "name": Canonical tool identity, e.g. Bash, Read, webSearch, browser_navigate.
+	// Taken from the provider's explicit tool name, never guessed from input.
+	Name() string
+
+	// Kind returns "kind".
+	Kind() ToolKind
+
+	// Title returns "title": Human line shown in a UI: action text such as `Reading src/index.ts`,
+	// never a bare raw name.
+	Title() string
+
+	// Input returns "input": Provider arguments, normalized only enough to be inspectable (command,
+	// cwd, path, query, url, prompt, MCP arguments).
+	Input() json.RawMessage
+
+	// Timing returns "timing".
+	Timing() *ToolTiming
+
+	// Metadata returns "metadata".
+	Metadata() *ToolMetadata
+
+	// State returns the "state" tag, which names the variant.
+	State() ToolState
+}
+
+// Part is NormalizedToolPartVariant: any variant of NormalizedToolPart.
+type Part = NormalizedToolPartVariant
+
+// PartFields holds the keys every variant of NormalizedToolPart has. Each variant embeds it: read
+// the keys through the Part accessors (p.ID()), set them here (p.PartFields.ID = "…").
+type PartFields struct {
+	// Stable identifier for the whole lifecycle of the call.
+	ID string `json:"id"`
+
+	// Canonical tool identity, e.g. Bash, Read, webSearch, browser_navigate. Taken from the provider's
+	// explicit tool name, never guessed from input.
+	Name string `json:"name"`
+
+	Kind ToolKind `json:"kind"`
+
+	// Human line shown in a UI: action text such as `Reading src/index.ts`, never a bare raw name.
+	Title string `json:"title"`
+
+	// Provider arguments, normalized only enough to be inspectable (command, cwd, path, query, url,
+	// prompt, MCP arguments).
+	Input json.RawMessage `json:"input"`
+
+	Timing *ToolTiming `json:"timing,omitempty"`
+
+	Metadata *ToolMetadata `json:"metadata,omitempty"`
 }
 
 func (*StartedToolPart) isNormalizedToolPart() {}
@@ -1877,13 +2126,17 @@ type EventSource struct {
 
 	// Input file name (as given, never resolved to a machine path) when several files were read.
 	File *string `json:"file,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var eventSourceShape = objectShape{name: "EventSource", consts: nil, known: []string{"provider", "line", "offset", "file"}, required: []string{"provider"}, open: false}
+var eventSourceShape = objectShape{name: "EventSource", consts: nil, known: []string{"provider", "line", "offset", "file"}, required: []string{"provider"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *EventSource) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &eventSourceShape)
+	members, err := decodeObject(data, &eventSourceShape)
 	if err != nil {
 		return err
 	}
@@ -1892,14 +2145,15 @@ func (v *EventSource) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("EventSource", err)
 	}
+	p.Unknown = extraMembers(members, &eventSourceShape)
 	*v = EventSource(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v EventSource) MarshalJSON() ([]byte, error) {
 	type plain EventSource
-	return encodeObject(plain(v), &eventSourceShape, nil)
+	return encodeObject(plain(v), &eventSourceShape, v.Unknown)
 }
 
 // ToolStartedEvent: A tool call was announced. Creates the part in state `started`.
@@ -1933,13 +2187,17 @@ type ToolStartedEvent struct {
 	Input json.RawMessage `json:"input,omitempty"`
 
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolStartedEventShape = objectShape{name: "ToolStartedEvent", consts: [][2]string{{"type", `"tool.started"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "name", "kind", "title", "input", "metadata"}, required: []string{"sessionId", "partId", "source", "name", "kind", "title"}, open: false}
+var toolStartedEventShape = objectShape{name: "ToolStartedEvent", consts: [][2]string{{"type", `"tool.started"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "name", "kind", "title", "input", "metadata"}, required: []string{"sessionId", "partId", "source", "name", "kind", "title"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolStartedEvent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolStartedEventShape)
+	members, err := decodeObject(data, &toolStartedEventShape)
 	if err != nil {
 		return err
 	}
@@ -1948,14 +2206,15 @@ func (v *ToolStartedEvent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolStartedEvent", err)
 	}
+	p.Unknown = extraMembers(members, &toolStartedEventShape)
 	*v = ToolStartedEvent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ToolStartedEvent) MarshalJSON() ([]byte, error) {
 	type plain ToolStartedEvent
-	return encodeObject(plain(v), &toolStartedEventShape, nil)
+	return encodeObject(plain(v), &toolStartedEventShape, v.Unknown)
 }
 
 // ToolInputDeltaEvent: A fragment of streamed input JSON. Fragments accumulate until a full input
@@ -1980,13 +2239,17 @@ type ToolInputDeltaEvent struct {
 
 	// The raw text fragment, appended in order.
 	Delta string `json:"delta"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolInputDeltaEventShape = objectShape{name: "ToolInputDeltaEvent", consts: [][2]string{{"type", `"tool.input.delta"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "delta"}, required: []string{"sessionId", "partId", "source", "delta"}, open: false}
+var toolInputDeltaEventShape = objectShape{name: "ToolInputDeltaEvent", consts: [][2]string{{"type", `"tool.input.delta"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "delta"}, required: []string{"sessionId", "partId", "source", "delta"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolInputDeltaEvent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolInputDeltaEventShape)
+	members, err := decodeObject(data, &toolInputDeltaEventShape)
 	if err != nil {
 		return err
 	}
@@ -1995,14 +2258,15 @@ func (v *ToolInputDeltaEvent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolInputDeltaEvent", err)
 	}
+	p.Unknown = extraMembers(members, &toolInputDeltaEventShape)
 	*v = ToolInputDeltaEvent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ToolInputDeltaEvent) MarshalJSON() ([]byte, error) {
 	type plain ToolInputDeltaEvent
-	return encodeObject(plain(v), &toolInputDeltaEventShape, nil)
+	return encodeObject(plain(v), &toolInputDeltaEventShape, v.Unknown)
 }
 
 // ToolUpdatedEvent: Refines a part: final input, better title, corrected name or kind, more
@@ -2037,13 +2301,17 @@ type ToolUpdatedEvent struct {
 	Input json.RawMessage `json:"input,omitempty"`
 
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolUpdatedEventShape = objectShape{name: "ToolUpdatedEvent", consts: [][2]string{{"type", `"tool.updated"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "name", "kind", "title", "input", "metadata"}, required: []string{"sessionId", "partId", "source"}, open: false}
+var toolUpdatedEventShape = objectShape{name: "ToolUpdatedEvent", consts: [][2]string{{"type", `"tool.updated"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "name", "kind", "title", "input", "metadata"}, required: []string{"sessionId", "partId", "source"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolUpdatedEvent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolUpdatedEventShape)
+	members, err := decodeObject(data, &toolUpdatedEventShape)
 	if err != nil {
 		return err
 	}
@@ -2052,14 +2320,15 @@ func (v *ToolUpdatedEvent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolUpdatedEvent", err)
 	}
+	p.Unknown = extraMembers(members, &toolUpdatedEventShape)
 	*v = ToolUpdatedEvent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ToolUpdatedEvent) MarshalJSON() ([]byte, error) {
 	type plain ToolUpdatedEvent
-	return encodeObject(plain(v), &toolUpdatedEventShape, nil)
+	return encodeObject(plain(v), &toolUpdatedEventShape, v.Unknown)
 }
 
 // ToolProgressEvent: The call is running. Moves a started part to `running`; may carry a progress
@@ -2092,13 +2361,17 @@ type ToolProgressEvent struct {
 	ElapsedMs *float64 `json:"elapsedMs,omitempty"`
 
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolProgressEventShape = objectShape{name: "ToolProgressEvent", consts: [][2]string{{"type", `"tool.progress"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "message", "outputDelta", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "source"}, open: false}
+var toolProgressEventShape = objectShape{name: "ToolProgressEvent", consts: [][2]string{{"type", `"tool.progress"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "message", "outputDelta", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "source"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolProgressEvent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolProgressEventShape)
+	members, err := decodeObject(data, &toolProgressEventShape)
 	if err != nil {
 		return err
 	}
@@ -2107,14 +2380,15 @@ func (v *ToolProgressEvent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolProgressEvent", err)
 	}
+	p.Unknown = extraMembers(members, &toolProgressEventShape)
 	*v = ToolProgressEvent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ToolProgressEvent) MarshalJSON() ([]byte, error) {
 	type plain ToolProgressEvent
-	return encodeObject(plain(v), &toolProgressEventShape, nil)
+	return encodeObject(plain(v), &toolProgressEventShape, v.Unknown)
 }
 
 // ToolCompletedEvent: The call succeeded. Terminal.
@@ -2143,13 +2417,17 @@ type ToolCompletedEvent struct {
 	ElapsedMs *float64 `json:"elapsedMs,omitempty"`
 
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolCompletedEventShape = objectShape{name: "ToolCompletedEvent", consts: [][2]string{{"type", `"tool.completed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "output", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "source"}, open: false}
+var toolCompletedEventShape = objectShape{name: "ToolCompletedEvent", consts: [][2]string{{"type", `"tool.completed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "output", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "source"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolCompletedEvent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolCompletedEventShape)
+	members, err := decodeObject(data, &toolCompletedEventShape)
 	if err != nil {
 		return err
 	}
@@ -2158,14 +2436,15 @@ func (v *ToolCompletedEvent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolCompletedEvent", err)
 	}
+	p.Unknown = extraMembers(members, &toolCompletedEventShape)
 	*v = ToolCompletedEvent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ToolCompletedEvent) MarshalJSON() ([]byte, error) {
 	type plain ToolCompletedEvent
-	return encodeObject(plain(v), &toolCompletedEventShape, nil)
+	return encodeObject(plain(v), &toolCompletedEventShape, v.Unknown)
 }
 
 // ToolFailedEvent: The call failed, was denied, cancelled or interrupted. Terminal.
@@ -2193,13 +2472,17 @@ type ToolFailedEvent struct {
 	ElapsedMs *float64 `json:"elapsedMs,omitempty"`
 
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolFailedEventShape = objectShape{name: "ToolFailedEvent", consts: [][2]string{{"type", `"tool.failed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "error", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "source", "error"}, open: false}
+var toolFailedEventShape = objectShape{name: "ToolFailedEvent", consts: [][2]string{{"type", `"tool.failed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "error", "elapsedMs", "metadata"}, required: []string{"sessionId", "partId", "source", "error"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolFailedEvent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolFailedEventShape)
+	members, err := decodeObject(data, &toolFailedEventShape)
 	if err != nil {
 		return err
 	}
@@ -2208,14 +2491,15 @@ func (v *ToolFailedEvent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolFailedEvent", err)
 	}
+	p.Unknown = extraMembers(members, &toolFailedEventShape)
 	*v = ToolFailedEvent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ToolFailedEvent) MarshalJSON() ([]byte, error) {
 	type plain ToolFailedEvent
-	return encodeObject(plain(v), &toolFailedEventShape, nil)
+	return encodeObject(plain(v), &toolFailedEventShape, v.Unknown)
 }
 
 // ToolOutputCompressedEvent: A derived, informational summary of a completed part's output. The
@@ -2242,13 +2526,17 @@ type ToolOutputCompressedEvent struct {
 	Output json.RawMessage `json:"output"`
 
 	Compression CompressionRecord `json:"compression"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolOutputCompressedEventShape = objectShape{name: "ToolOutputCompressedEvent", consts: [][2]string{{"type", `"tool.output.compressed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "output", "compression"}, required: []string{"sessionId", "partId", "source", "output", "compression"}, open: false}
+var toolOutputCompressedEventShape = objectShape{name: "ToolOutputCompressedEvent", consts: [][2]string{{"type", `"tool.output.compressed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "output", "compression"}, required: []string{"sessionId", "partId", "source", "output", "compression"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolOutputCompressedEvent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolOutputCompressedEventShape)
+	members, err := decodeObject(data, &toolOutputCompressedEventShape)
 	if err != nil {
 		return err
 	}
@@ -2257,14 +2545,15 @@ func (v *ToolOutputCompressedEvent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolOutputCompressedEvent", err)
 	}
+	p.Unknown = extraMembers(members, &toolOutputCompressedEventShape)
 	*v = ToolOutputCompressedEvent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ToolOutputCompressedEvent) MarshalJSON() ([]byte, error) {
 	type plain ToolOutputCompressedEvent
-	return encodeObject(plain(v), &toolOutputCompressedEventShape, nil)
+	return encodeObject(plain(v), &toolOutputCompressedEventShape, v.Unknown)
 }
 
 // ToolFileMutatedEvent: A file side effect of the call, recorded per path.
@@ -2287,13 +2576,17 @@ type ToolFileMutatedEvent struct {
 	Source EventSource `json:"source"`
 
 	Mutation FileMutationRecord `json:"mutation"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolFileMutatedEventShape = objectShape{name: "ToolFileMutatedEvent", consts: [][2]string{{"type", `"tool.file.mutated"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "mutation"}, required: []string{"sessionId", "partId", "source", "mutation"}, open: false}
+var toolFileMutatedEventShape = objectShape{name: "ToolFileMutatedEvent", consts: [][2]string{{"type", `"tool.file.mutated"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "mutation"}, required: []string{"sessionId", "partId", "source", "mutation"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolFileMutatedEvent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolFileMutatedEventShape)
+	members, err := decodeObject(data, &toolFileMutatedEventShape)
 	if err != nil {
 		return err
 	}
@@ -2302,14 +2595,15 @@ func (v *ToolFileMutatedEvent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolFileMutatedEvent", err)
 	}
+	p.Unknown = extraMembers(members, &toolFileMutatedEventShape)
 	*v = ToolFileMutatedEvent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ToolFileMutatedEvent) MarshalJSON() ([]byte, error) {
 	type plain ToolFileMutatedEvent
-	return encodeObject(plain(v), &toolFileMutatedEventShape, nil)
+	return encodeObject(plain(v), &toolFileMutatedEventShape, v.Unknown)
 }
 
 // ToolPolicyAssessedEvent: The policy decision on the call, with every gate's reason, recorded
@@ -2333,13 +2627,17 @@ type ToolPolicyAssessedEvent struct {
 	Source EventSource `json:"source"`
 
 	Assessment ToolCallAssessmentRecord `json:"assessment"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var toolPolicyAssessedEventShape = objectShape{name: "ToolPolicyAssessedEvent", consts: [][2]string{{"type", `"tool.policy.assessed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "assessment"}, required: []string{"sessionId", "partId", "source", "assessment"}, open: false}
+var toolPolicyAssessedEventShape = objectShape{name: "ToolPolicyAssessedEvent", consts: [][2]string{{"type", `"tool.policy.assessed"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "assessment"}, required: []string{"sessionId", "partId", "source", "assessment"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolPolicyAssessedEvent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &toolPolicyAssessedEventShape)
+	members, err := decodeObject(data, &toolPolicyAssessedEventShape)
 	if err != nil {
 		return err
 	}
@@ -2348,14 +2646,15 @@ func (v *ToolPolicyAssessedEvent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("ToolPolicyAssessedEvent", err)
 	}
+	p.Unknown = extraMembers(members, &toolPolicyAssessedEventShape)
 	*v = ToolPolicyAssessedEvent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v ToolPolicyAssessedEvent) MarshalJSON() ([]byte, error) {
 	type plain ToolPolicyAssessedEvent
-	return encodeObject(plain(v), &toolPolicyAssessedEventShape, nil)
+	return encodeObject(plain(v), &toolPolicyAssessedEventShape, v.Unknown)
 }
 
 // ToolEvent: One step in the life of a tool call. Every part is the reduction of its events.
@@ -2484,13 +2783,17 @@ type Diagnostic struct {
 
 	// A short excerpt (about 120 characters) of the offending input.
 	Excerpt *string `json:"excerpt,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var diagnosticShape = objectShape{name: "Diagnostic", consts: nil, known: []string{"severity", "code", "message", "source", "partId", "excerpt"}, required: []string{"severity", "code", "message"}, open: false}
+var diagnosticShape = objectShape{name: "Diagnostic", consts: nil, known: []string{"severity", "code", "message", "source", "partId", "excerpt"}, required: []string{"severity", "code", "message"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *Diagnostic) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &diagnosticShape)
+	members, err := decodeObject(data, &diagnosticShape)
 	if err != nil {
 		return err
 	}
@@ -2499,14 +2802,15 @@ func (v *Diagnostic) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("Diagnostic", err)
 	}
+	p.Unknown = extraMembers(members, &diagnosticShape)
 	*v = Diagnostic(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v Diagnostic) MarshalJSON() ([]byte, error) {
 	type plain Diagnostic
-	return encodeObject(plain(v), &diagnosticShape, nil)
+	return encodeObject(plain(v), &diagnosticShape, v.Unknown)
 }
 
 // DiagnosticSeverity: error: input was lost or unusable; warning: input was kept but is suspicious.
@@ -2640,13 +2944,17 @@ type AcpTextContent struct {
 
 	// ACP extension point.
 	Meta *map[string]json.RawMessage `json:"_meta,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpTextContentShape = objectShape{name: "AcpTextContent", consts: [][2]string{{"type", `"text"`}}, known: []string{"text", "_meta"}, required: []string{"text"}, open: false}
+var acpTextContentShape = objectShape{name: "AcpTextContent", consts: [][2]string{{"type", `"text"`}}, known: []string{"text", "_meta"}, required: []string{"text"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpTextContent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpTextContentShape)
+	members, err := decodeObject(data, &acpTextContentShape)
 	if err != nil {
 		return err
 	}
@@ -2655,14 +2963,15 @@ func (v *AcpTextContent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpTextContent", err)
 	}
+	p.Unknown = extraMembers(members, &acpTextContentShape)
 	*v = AcpTextContent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v AcpTextContent) MarshalJSON() ([]byte, error) {
 	type plain AcpTextContent
-	return encodeObject(plain(v), &acpTextContentShape, nil)
+	return encodeObject(plain(v), &acpTextContentShape, v.Unknown)
 }
 
 // AcpImageContent: Image content.
@@ -2680,13 +2989,17 @@ type AcpImageContent struct {
 
 	// ACP extension point.
 	Meta *map[string]json.RawMessage `json:"_meta,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpImageContentShape = objectShape{name: "AcpImageContent", consts: [][2]string{{"type", `"image"`}}, known: []string{"data", "mimeType", "uri", "_meta"}, required: []string{"data", "mimeType"}, open: false}
+var acpImageContentShape = objectShape{name: "AcpImageContent", consts: [][2]string{{"type", `"image"`}}, known: []string{"data", "mimeType", "uri", "_meta"}, required: []string{"data", "mimeType"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpImageContent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpImageContentShape)
+	members, err := decodeObject(data, &acpImageContentShape)
 	if err != nil {
 		return err
 	}
@@ -2695,14 +3008,15 @@ func (v *AcpImageContent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpImageContent", err)
 	}
+	p.Unknown = extraMembers(members, &acpImageContentShape)
 	*v = AcpImageContent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v AcpImageContent) MarshalJSON() ([]byte, error) {
 	type plain AcpImageContent
-	return encodeObject(plain(v), &acpImageContentShape, nil)
+	return encodeObject(plain(v), &acpImageContentShape, v.Unknown)
 }
 
 // AcpResourceLink: A link to a resource.
@@ -2723,13 +3037,17 @@ type AcpResourceLink struct {
 
 	// ACP extension point.
 	Meta *map[string]json.RawMessage `json:"_meta,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpResourceLinkShape = objectShape{name: "AcpResourceLink", consts: [][2]string{{"type", `"resource_link"`}}, known: []string{"uri", "name", "mimeType", "size", "_meta"}, required: []string{"uri", "name"}, open: false}
+var acpResourceLinkShape = objectShape{name: "AcpResourceLink", consts: [][2]string{{"type", `"resource_link"`}}, known: []string{"uri", "name", "mimeType", "size", "_meta"}, required: []string{"uri", "name"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpResourceLink) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpResourceLinkShape)
+	members, err := decodeObject(data, &acpResourceLinkShape)
 	if err != nil {
 		return err
 	}
@@ -2738,14 +3056,15 @@ func (v *AcpResourceLink) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpResourceLink", err)
 	}
+	p.Unknown = extraMembers(members, &acpResourceLinkShape)
 	*v = AcpResourceLink(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v AcpResourceLink) MarshalJSON() ([]byte, error) {
 	type plain AcpResourceLink
-	return encodeObject(plain(v), &acpResourceLinkShape, nil)
+	return encodeObject(plain(v), &acpResourceLinkShape, v.Unknown)
 }
 
 // AcpToolCallContent: ACP ToolCallContent. An update replaces the whole list.
@@ -2813,13 +3132,17 @@ type AcpContent struct {
 
 	// ACP extension point.
 	Meta *map[string]json.RawMessage `json:"_meta,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpContentShape = objectShape{name: "AcpContent", consts: [][2]string{{"type", `"content"`}}, known: []string{"content", "_meta"}, required: []string{"content"}, open: false}
+var acpContentShape = objectShape{name: "AcpContent", consts: [][2]string{{"type", `"content"`}}, known: []string{"content", "_meta"}, required: []string{"content"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpContent) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpContentShape)
+	members, err := decodeObject(data, &acpContentShape)
 	if err != nil {
 		return err
 	}
@@ -2828,14 +3151,15 @@ func (v *AcpContent) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpContent", err)
 	}
+	p.Unknown = extraMembers(members, &acpContentShape)
 	*v = AcpContent(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v AcpContent) MarshalJSON() ([]byte, error) {
 	type plain AcpContent
-	return encodeObject(plain(v), &acpContentShape, nil)
+	return encodeObject(plain(v), &acpContentShape, v.Unknown)
 }
 
 // AcpDiff: A file diff.
@@ -2853,9 +3177,13 @@ type AcpDiff struct {
 
 	// ACP extension point.
 	Meta *map[string]json.RawMessage `json:"_meta,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpDiffShape = objectShape{name: "AcpDiff", consts: [][2]string{{"type", `"diff"`}}, known: []string{"path", "oldText", "newText", "_meta"}, required: []string{"path", "newText"}, open: false}
+var acpDiffShape = objectShape{name: "AcpDiff", consts: [][2]string{{"type", `"diff"`}}, known: []string{"path", "oldText", "newText", "_meta"}, required: []string{"path", "newText"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpDiff) UnmarshalJSON(data []byte) error {
@@ -2868,6 +3196,7 @@ func (v *AcpDiff) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpDiff", err)
 	}
+	p.Unknown = extraMembers(members, &acpDiffShape)
 	if isNull(members, "oldText") {
 		p.OldText = &Nullable[string]{Null: true}
 	}
@@ -2875,10 +3204,10 @@ func (v *AcpDiff) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v AcpDiff) MarshalJSON() ([]byte, error) {
 	type plain AcpDiff
-	return encodeObject(plain(v), &acpDiffShape, nil)
+	return encodeObject(plain(v), &acpDiffShape, v.Unknown)
 }
 
 // AcpTerminal: A terminal reference.
@@ -2890,13 +3219,17 @@ type AcpTerminal struct {
 
 	// ACP extension point.
 	Meta *map[string]json.RawMessage `json:"_meta,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpTerminalShape = objectShape{name: "AcpTerminal", consts: [][2]string{{"type", `"terminal"`}}, known: []string{"terminalId", "_meta"}, required: []string{"terminalId"}, open: false}
+var acpTerminalShape = objectShape{name: "AcpTerminal", consts: [][2]string{{"type", `"terminal"`}}, known: []string{"terminalId", "_meta"}, required: []string{"terminalId"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpTerminal) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpTerminalShape)
+	members, err := decodeObject(data, &acpTerminalShape)
 	if err != nil {
 		return err
 	}
@@ -2905,14 +3238,15 @@ func (v *AcpTerminal) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpTerminal", err)
 	}
+	p.Unknown = extraMembers(members, &acpTerminalShape)
 	*v = AcpTerminal(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v AcpTerminal) MarshalJSON() ([]byte, error) {
 	type plain AcpTerminal
-	return encodeObject(plain(v), &acpTerminalShape, nil)
+	return encodeObject(plain(v), &acpTerminalShape, v.Unknown)
 }
 
 // AcpToolCallLocation: A file location the call touches, for follow-along.
@@ -2922,13 +3256,17 @@ type AcpToolCallLocation struct {
 
 	// 1-based line.
 	Line *int64 `json:"line,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpToolCallLocationShape = objectShape{name: "AcpToolCallLocation", consts: nil, known: []string{"path", "line"}, required: []string{"path"}, open: false}
+var acpToolCallLocationShape = objectShape{name: "AcpToolCallLocation", consts: nil, known: []string{"path", "line"}, required: []string{"path"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpToolCallLocation) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpToolCallLocationShape)
+	members, err := decodeObject(data, &acpToolCallLocationShape)
 	if err != nil {
 		return err
 	}
@@ -2937,14 +3275,15 @@ func (v *AcpToolCallLocation) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpToolCallLocation", err)
 	}
+	p.Unknown = extraMembers(members, &acpToolCallLocationShape)
 	*v = AcpToolCallLocation(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v AcpToolCallLocation) MarshalJSON() ([]byte, error) {
 	type plain AcpToolCallLocation
-	return encodeObject(plain(v), &acpToolCallLocationShape, nil)
+	return encodeObject(plain(v), &acpToolCallLocationShape, v.Unknown)
 }
 
 // AcpToolnormMeta: Everything ACP has no field for, under `_meta.toolnorm`. On updates only the
@@ -2981,13 +3320,17 @@ type AcpToolnormMeta struct {
 	// On an update, `timing` and `metadata` carry only their changed keys, merged into the previous
 	// value; the keys named here are sent whole instead and replace it.
 	Replaced *[]json.RawMessage `json:"replaced,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpToolnormMetaShape = objectShape{name: "AcpToolnormMeta", consts: nil, known: []string{"toolName", "kind", "state", "title", "input", "output", "error", "timing", "metadata", "elided", "replaced"}, required: nil, open: false}
+var acpToolnormMetaShape = objectShape{name: "AcpToolnormMeta", consts: nil, known: []string{"toolName", "kind", "state", "title", "input", "output", "error", "timing", "metadata", "elided", "replaced"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpToolnormMeta) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpToolnormMetaShape)
+	members, err := decodeObject(data, &acpToolnormMetaShape)
 	if err != nil {
 		return err
 	}
@@ -2996,14 +3339,15 @@ func (v *AcpToolnormMeta) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpToolnormMeta", err)
 	}
+	p.Unknown = extraMembers(members, &acpToolnormMetaShape)
 	*v = AcpToolnormMeta(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v AcpToolnormMeta) MarshalJSON() ([]byte, error) {
 	type plain AcpToolnormMeta
-	return encodeObject(plain(v), &acpToolnormMetaShape, nil)
+	return encodeObject(plain(v), &acpToolnormMetaShape, v.Unknown)
 }
 
 // AcpToolError: The part's ToolError, its message possibly left out (see `elided`).
@@ -3017,13 +3361,17 @@ type AcpToolError struct {
 
 	// As in ToolError.
 	Details json.RawMessage `json:"details,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpToolErrorShape = objectShape{name: "AcpToolError", consts: nil, known: []string{"message", "code", "details"}, required: nil, open: false}
+var acpToolErrorShape = objectShape{name: "AcpToolError", consts: nil, known: []string{"message", "code", "details"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpToolError) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpToolErrorShape)
+	members, err := decodeObject(data, &acpToolErrorShape)
 	if err != nil {
 		return err
 	}
@@ -3032,14 +3380,15 @@ func (v *AcpToolError) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpToolError", err)
 	}
+	p.Unknown = extraMembers(members, &acpToolErrorShape)
 	*v = AcpToolError(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v AcpToolError) MarshalJSON() ([]byte, error) {
 	type plain AcpToolError
-	return encodeObject(plain(v), &acpToolErrorShape, nil)
+	return encodeObject(plain(v), &acpToolErrorShape, v.Unknown)
 }
 
 // AcpToolCall: The first frame of a tool call.
@@ -3073,13 +3422,17 @@ type AcpToolCall struct {
 
 	// ACP `_meta`; toolnorm's data is under the `toolnorm` key.
 	Meta AcpMeta `json:"_meta"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpToolCallShape = objectShape{name: "AcpToolCall", consts: [][2]string{{"sessionUpdate", `"tool_call"`}}, known: []string{"toolCallId", "content", "locations", "rawInput", "rawOutput", "title", "name", "kind", "status", "_meta"}, required: []string{"toolCallId", "title", "name", "kind", "status", "_meta"}, open: false}
+var acpToolCallShape = objectShape{name: "AcpToolCall", consts: [][2]string{{"sessionUpdate", `"tool_call"`}}, known: []string{"toolCallId", "content", "locations", "rawInput", "rawOutput", "title", "name", "kind", "status", "_meta"}, required: []string{"toolCallId", "title", "name", "kind", "status", "_meta"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpToolCall) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpToolCallShape)
+	members, err := decodeObject(data, &acpToolCallShape)
 	if err != nil {
 		return err
 	}
@@ -3088,14 +3441,15 @@ func (v *AcpToolCall) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpToolCall", err)
 	}
+	p.Unknown = extraMembers(members, &acpToolCallShape)
 	*v = AcpToolCall(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v AcpToolCall) MarshalJSON() ([]byte, error) {
 	type plain AcpToolCall
-	return encodeObject(plain(v), &acpToolCallShape, nil)
+	return encodeObject(plain(v), &acpToolCallShape, v.Unknown)
 }
 
 // AcpMeta: ACP `_meta`; toolnorm's data is under the `toolnorm` key.
@@ -3106,7 +3460,7 @@ type AcpMeta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-var acpMetaShape = objectShape{name: "AcpMeta", consts: nil, known: []string{"toolnorm"}, required: nil, open: true}
+var acpMetaShape = objectShape{name: "AcpMeta", consts: nil, known: []string{"toolnorm"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpMeta) UnmarshalJSON(data []byte) error {
@@ -3161,13 +3515,17 @@ type AcpToolCallUpdate struct {
 
 	// ACP `_meta`; toolnorm's data is under the `toolnorm` key.
 	Meta *AcpMeta `json:"_meta,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpToolCallUpdateShape = objectShape{name: "AcpToolCallUpdate", consts: [][2]string{{"sessionUpdate", `"tool_call_update"`}}, known: []string{"toolCallId", "content", "locations", "rawInput", "rawOutput", "title", "name", "kind", "status", "_meta"}, required: []string{"toolCallId"}, open: false}
+var acpToolCallUpdateShape = objectShape{name: "AcpToolCallUpdate", consts: [][2]string{{"sessionUpdate", `"tool_call_update"`}}, known: []string{"toolCallId", "content", "locations", "rawInput", "rawOutput", "title", "name", "kind", "status", "_meta"}, required: []string{"toolCallId"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpToolCallUpdate) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpToolCallUpdateShape)
+	members, err := decodeObject(data, &acpToolCallUpdateShape)
 	if err != nil {
 		return err
 	}
@@ -3176,14 +3534,15 @@ func (v *AcpToolCallUpdate) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpToolCallUpdate", err)
 	}
+	p.Unknown = extraMembers(members, &acpToolCallUpdateShape)
 	*v = AcpToolCallUpdate(p)
 	return nil
 }
 
-// MarshalJSON writes the fields, the constant tag.
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
 func (v AcpToolCallUpdate) MarshalJSON() ([]byte, error) {
 	type plain AcpToolCallUpdate
-	return encodeObject(plain(v), &acpToolCallUpdateShape, nil)
+	return encodeObject(plain(v), &acpToolCallUpdateShape, v.Unknown)
 }
 
 // AcpSessionUpdateParams: Params of an ACP v1 `session/update` notification as toolnorm emits it.
@@ -3196,13 +3555,17 @@ type AcpSessionUpdateParams struct {
 
 	// ACP extension point.
 	Meta *map[string]json.RawMessage `json:"_meta,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var acpSessionUpdateParamsShape = objectShape{name: "AcpSessionUpdateParams", consts: nil, known: []string{"sessionId", "update", "_meta"}, required: []string{"sessionId", "update"}, open: false}
+var acpSessionUpdateParamsShape = objectShape{name: "AcpSessionUpdateParams", consts: nil, known: []string{"sessionId", "update", "_meta"}, required: []string{"sessionId", "update"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *AcpSessionUpdateParams) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &acpSessionUpdateParamsShape)
+	members, err := decodeObject(data, &acpSessionUpdateParamsShape)
 	if err != nil {
 		return err
 	}
@@ -3211,14 +3574,15 @@ func (v *AcpSessionUpdateParams) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("AcpSessionUpdateParams", err)
 	}
+	p.Unknown = extraMembers(members, &acpSessionUpdateParamsShape)
 	*v = AcpSessionUpdateParams(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v AcpSessionUpdateParams) MarshalJSON() ([]byte, error) {
 	type plain AcpSessionUpdateParams
-	return encodeObject(plain(v), &acpSessionUpdateParamsShape, nil)
+	return encodeObject(plain(v), &acpSessionUpdateParamsShape, v.Unknown)
 }
 
 // AcpSessionUpdate: The tool call update.
@@ -3299,13 +3663,17 @@ type UiToolPart struct {
 	Timing *ToolTiming `json:"timing,omitempty"`
 
 	Metadata *ToolMetadata `json:"metadata,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
-var uiToolPartShape = objectShape{name: "UiToolPart", consts: nil, known: []string{"toolCallId", "toolName", "state", "input", "output", "errorText", "title", "kind", "timing", "metadata"}, required: []string{"toolCallId", "toolName", "state", "input", "title", "kind"}, open: false}
+var uiToolPartShape = objectShape{name: "UiToolPart", consts: nil, known: []string{"toolCallId", "toolName", "state", "input", "output", "errorText", "title", "kind", "timing", "metadata"}, required: []string{"toolCallId", "toolName", "state", "input", "title", "kind"}}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *UiToolPart) UnmarshalJSON(data []byte) error {
-	_, err := decodeObject(data, &uiToolPartShape)
+	members, err := decodeObject(data, &uiToolPartShape)
 	if err != nil {
 		return err
 	}
@@ -3314,14 +3682,15 @@ func (v *UiToolPart) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return decodeError("UiToolPart", err)
 	}
+	p.Unknown = extraMembers(members, &uiToolPartShape)
 	*v = UiToolPart(p)
 	return nil
 }
 
-// MarshalJSON writes the fields.
+// MarshalJSON writes the fields and the unknown keys.
 func (v UiToolPart) MarshalJSON() ([]byte, error) {
 	type plain UiToolPart
-	return encodeObject(plain(v), &uiToolPartShape, nil)
+	return encodeObject(plain(v), &uiToolPartShape, v.Unknown)
 }
 
 // UiToolState: Legacy names by default (calling, output-available, output-error); the seed's four

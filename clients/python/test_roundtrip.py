@@ -3,9 +3,12 @@ TOOLNORM_ROUNDTRIP_DIR names a directory of <Definition>.ndjson files, as
 scripts/clients-roundtrip.ts writes them from the corpus) toolnorm's real output. Each value is
 decoded into its model and encoded again; the result must equal the input and validate with
 jsonschema. Run: python3 clients/python/test_roundtrip.py"""
+import dataclasses
 import json
 import os
+import re
 import sys
+import typing
 import unittest
 from pathlib import Path
 
@@ -62,6 +65,48 @@ class FixtureRoundTrip(unittest.TestCase):
             from_json("ToolEvent", {"type": "tool.input.delta", "sessionId": "s", "partId": "p", "at": 0, "delta": "x", "source": {"provider": "claude", "line": "1"}})
 
 
+# The keys every NormalizedToolPart variant has, by attribute: the same reading on each variant.
+PART_KEYS = {"id": "id", "name": "name", "kind": "kind", "title": "title", "input": "input", "timing": "timing", "metadata": "metadata", "state": "state"}
+
+
+def check_part_attributes(test, part, value):
+    """Reads a decoded part through the attributes every variant shares; each must give the JSON's value."""
+    for key, attr in PART_KEYS.items():
+        got = getattr(part, attr)
+        test.assertEqual(UNSET if got is UNSET else to_json(got), value.get(key, UNSET), f"{type(part).__name__}.{attr}")
+
+
+def union_variants(union):
+    return [getattr(models, arg.__forward_arg__) if hasattr(arg, "__forward_arg__") else arg for arg in typing.get_args(union)]
+
+
+class VariantAttributes(unittest.TestCase):
+    def test_part_state_and_common_keys_on_every_variant(self):
+        base = {"id": "p1", "name": "Bash", "kind": "bash", "title": "Run ls", "input": {"command": "ls"}, "timing": {"startedAt": 1}, "metadata": {"agentId": "a"}}
+        extra = {"error": {"error": {"message": "boom"}}, "complete": {"output": "x"}}
+        seen = set()
+        for state in ("started", "running", "complete", "error"):
+            value = {**base, "state": state, **extra.get(state, {})}
+            part = from_json("NormalizedToolPart", value)
+            seen.add(type(part))
+            self.assertEqual(part.state, state)
+            self.assertEqual(part.state, type(part).STATE)
+            check_part_attributes(self, part, value)
+            self.assertEqual(to_json(part), value)
+        self.assertEqual(seen, set(union_variants(models.NormalizedToolPart)))
+
+    def test_every_tag_reads_as_an_attribute(self):
+        tagged = [c for c in vars(models).values() if isinstance(c, type) and dataclasses.is_dataclass(c) and c._CONSTS]
+        self.assertGreater(len(tagged), 20)
+        for cls in tagged:
+            bare = cls.__new__(cls)  # the tag is a property: it needs no field
+            for key, value in cls._CONSTS.items():
+                attr = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).lower()
+                with self.subTest(cls=cls.__name__, key=key):
+                    self.assertEqual(getattr(bare, attr), value)
+                    self.assertEqual(getattr(cls, attr.upper()), value)
+
+
 class CorpusRoundTrip(unittest.TestCase):
     def test_corpus_outputs_round_trip_and_validate(self):
         folder = os.environ.get("TOOLNORM_ROUNDTRIP_DIR")
@@ -72,20 +117,27 @@ class CorpusRoundTrip(unittest.TestCase):
         for path in inputs:
             definition = path.name[: -len(".ndjson")]
             self.assertIn(definition, DEFINITIONS)
-            lines = out = same = 0
+            lines = out = same = parts = 0
             with path.open() as src, path.with_name(f"{definition}.py.ndjson").open("w") as dst:
                 for lines, line in enumerate(src, 1):
                     value = json.loads(line)
                     try:
-                        encoded = to_json(from_json(definition, value))
+                        decoded = from_json(definition, value)
+                        encoded = to_json(decoded)
                     except ContractError as err:
                         self.fail(f"{path.name} line {lines}: {err}")
+                    if definition == "NormalizedToolPart":
+                        check_part_attributes(self, decoded, value)
+                        parts += 1
                     if encoded == value and not validation_errors(definition, encoded):
                         same += 1
                     else:
                         self.fail(f"{path.name} line {lines}: changed or invalid: {json.dumps(encoded)[:300]}")
                     dst.write(json.dumps(encoded) + "\n")
             print(f"python {definition}: {same}/{lines} round-trip unchanged and valid", file=sys.stderr)
+            if definition == "NormalizedToolPart":
+                print(f"python {definition}: {parts}/{lines} read the same through the shared attributes", file=sys.stderr)
+                self.assertGreater(parts, 0)
 
 
 if __name__ == "__main__":

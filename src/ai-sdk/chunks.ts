@@ -5,7 +5,7 @@
 // `toAiSdkPart` gives; output chunks carry no provider metadata for the same reason.
 import type { NormalizedToolPart, ToolEvent } from '../contract/index.js';
 import type { StreamEncoder, StreamEncoderFactory } from '../pipeline/encoder.js';
-import { aiSdkState, approvalIdOf, providerMetadataOf } from './part.js';
+import { aiSdkState, approvalIdOf, denialReason, providerMetadataOf, titleOf } from './part.js';
 import type { AiSdkChunk, AiSdkOptions } from './types.js';
 
 /** How far a call has been streamed. */
@@ -41,13 +41,13 @@ export class AiSdkChunkEncoder implements StreamEncoder {
     this.open(sessionId);
     const c: CallState = { sent: Sent.Started };
     this.calls.set(this.key(sessionId, part.id), c);
-    this.emit({ type: 'tool-input-start', toolCallId: part.id, toolName: part.name, ...(this.dynamic ? { dynamic: true } : {}), providerMetadata: providerMetadataOf(part, this.opts(sessionId)) });
+    this.emit({ type: 'tool-input-start', toolCallId: part.id, toolName: part.name, ...(this.dynamic ? { dynamic: true } : {}), ...titleOf(part), providerMetadata: providerMetadataOf(part, this.opts(sessionId)) });
     return c;
   }
 
   private available(sessionId: string, part: NormalizedToolPart, c: CallState): string {
     const providerMetadata = providerMetadataOf(part, this.opts(sessionId));
-    this.emit({ type: 'tool-input-available', toolCallId: part.id, toolName: part.name, input: part.input ?? null, ...(this.dynamic ? { dynamic: true } : {}), providerMetadata });
+    this.emit({ type: 'tool-input-available', toolCallId: part.id, toolName: part.name, input: part.input ?? null, ...(this.dynamic ? { dynamic: true } : {}), ...titleOf(part), providerMetadata });
     if (c.sent < Sent.Available) c.sent = Sent.Available;
     return JSON.stringify(providerMetadata);
   }
@@ -63,10 +63,17 @@ export class AiSdkChunkEncoder implements StreamEncoder {
         this.emit({ type: 'tool-output-error', toolCallId: part.id, errorText: part.state === 'error' ? part.error.message : '', ...dyn });
         break;
       case 'output-denied':
-        // The AI SDK's stream has no chunk for the user's answer (its client records that), so
-        // the denial travels as the request and its outcome; see docs/outputs.md.
-        this.emit({ type: 'tool-approval-request', approvalId: approvalIdOf(part), toolCallId: part.id });
-        this.emit({ type: 'tool-output-denied', toolCallId: part.id });
+        if (this.options.version === 7) {
+          // The request, the answer, the outcome: the client rebuilds approval {id, approved: false, reason}.
+          const approvalId = approvalIdOf(part);
+          this.emit({ type: 'tool-approval-request', approvalId, toolCallId: part.id });
+          this.emit({ type: 'tool-approval-response', approvalId, approved: false, ...denialReason(part) });
+          this.emit({ type: 'tool-output-denied', toolCallId: part.id });
+        } else {
+          // AI SDK 6 has no chunk for the answer (its client records it), and a denial without one
+          // fails its validateUIMessages; so the outcome is sent as the error it also is.
+          this.emit({ type: 'tool-output-error', toolCallId: part.id, errorText: part.state === 'error' ? part.error.message : '', ...dyn });
+        }
         break;
       default:
         return;

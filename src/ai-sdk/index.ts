@@ -1,4 +1,4 @@
-// toolnorm/ai-sdk: tool parts and UI message chunks for the Vercel AI SDK 6 (see docs/outputs.md).
+// toolnorm/ai-sdk: tool parts and UI message chunks for the Vercel AI SDK 6 and 7 (see docs/outputs.md).
 import type { StreamEncoderFactory } from '../pipeline/encoder.js';
 import { toAiSdkPart } from './part.js';
 import type { AiSdkOptions } from './types.js';

@@ -37,12 +37,18 @@ export function providerMetadataOf(part: NormalizedToolPart, options: AiSdkOptio
   return { toolnorm: t };
 }
 
+/** The part's `title` field, when it has one (the schema lets a title be empty). */
+export const titleOf = (part: NormalizedToolPart): { title?: string } => (part.title ? { title: part.title } : {});
+
+/** The reason of a denial, as the approval and the stream's answer carry it. */
+export const denialReason = (part: NormalizedToolPart): { reason?: string } => (part.state === 'error' && part.error.message ? { reason: part.error.message } : {});
+
 export const toolPartType = (name: string, options: AiSdkOptions): { type: 'dynamic-tool'; toolName: string } | { type: `tool-${string}` } =>
   options.partType === 'static' ? { type: `tool-${name}` } : { type: 'dynamic-tool', toolName: name };
 
-/** An AI SDK 6 tool UI part; `ai`'s `validateUIMessages` accepts every one (test/ai-sdk). */
+/** An AI SDK 6/7 tool UI part; `ai`'s `validateUIMessages` accepts every one (test/ai-sdk). */
 export function toAiSdkPart(part: NormalizedToolPart, options: AiSdkOptions = {}): AiSdkToolPart {
-  const head = { ...toolPartType(part.name, options), toolCallId: part.id };
+  const head = { ...toolPartType(part.name, options), toolCallId: part.id, ...titleOf(part) };
   const callProviderMetadata = providerMetadataOf(part, options);
   switch (aiSdkState(part)) {
     case 'input-streaming':
@@ -52,10 +58,8 @@ export function toAiSdkPart(part: NormalizedToolPart, options: AiSdkOptions = {}
     case 'output-available':
       // `output` is required in this state, even when the call returned nothing.
       return { ...head, state: 'output-available', input: part.input ?? null, output: part.state === 'complete' && part.output !== undefined ? part.output : null, callProviderMetadata };
-    case 'output-denied': {
-      const reason = part.state === 'error' ? part.error.message : undefined;
-      return { ...head, state: 'output-denied', input: part.input ?? null, callProviderMetadata, approval: { id: approvalIdOf(part), approved: false, ...(reason ? { reason } : {}) } };
-    }
+    case 'output-denied':
+      return { ...head, state: 'output-denied', input: part.input ?? null, callProviderMetadata, approval: { id: approvalIdOf(part), approved: false, ...denialReason(part) } };
     case 'output-error':
       return { ...head, state: 'output-error', input: part.input ?? null, errorText: part.state === 'error' ? part.error.message : '', callProviderMetadata };
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 import { runCli } from './run.js';
+import { SIGNAL_EXIT_CODES } from './interrupts.js';
 
 // V8 sizes the old generation by a growth factor it derives from the allocation rate, so a long run
 // ends holding tens of MB of slack that no data needs: on multi-session Claude input, peak RSS was
@@ -18,7 +19,12 @@ process.stdout.on('error', () => {});
 process.stderr.on('error', () => {});
 
 runCli({ argv: process.argv.slice(2), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    // After a stop signal the command has written and committed all it will: nothing still open
+    // (a terminal's stdin, a database pool winding down) may keep the process waiting.
+    if (Object.values(SIGNAL_EXIT_CODES).includes(code as 129)) process.exit(code);
+    process.exitCode = code;
+  },
   (err: unknown) => {
     try {
       process.stderr.write(`toolnorm: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -37,7 +37,9 @@ export async function runCli(io: CommandIO): Promise<number> {
     return 2;
   }
   const command = await entry.load();
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // Arguments after `--` are another program's (`toolnorm record -- codex --help`).
+  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (own.includes('--help') || own.includes('-h')) {
     io.stdout.write(`${command.usage}\n`);
     return 0;
   }

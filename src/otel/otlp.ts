@@ -5,7 +5,7 @@
 import type { NormalizedToolPart, ToolEvent } from '../contract/index.js';
 import type { StreamEncoder, StreamEncoderFactory, StreamEncoderSinks } from '../pipeline/encoder.js';
 import { sessionSpanIdOf, toolSpanIdOf, traceIdOf } from './ids.js';
-import { UNTIMED_TEXT, sessionSpanOf, toolSpanOf, type AttributeValue, type Attributes, type OtelOptions, type ToolSpan } from './span.js';
+import { UNTIMED_TEXT, modelProviderOf, sessionSpanOf, toolSpanOf, type AttributeValue, type Attributes, type OtelOptions, type ToolSpan } from './span.js';
 
 export interface OtlpAnyValue { stringValue?: string; intValue?: number; doubleValue?: number; boolValue?: boolean }
 export interface OtlpSpan {
@@ -57,6 +57,8 @@ interface SessionTrace {
   traceId: string;
   /** The parent call's span, for a subagent session. */
   parentSpanId?: string;
+  /** The parent call, for a subagent session: the model provider it names is this session's. */
+  parentCallId?: string;
   provider?: string;
   startMs: number;
   endMs: number;
@@ -67,6 +69,8 @@ export class OtlpEncoder implements StreamEncoder {
   private readonly sessions = new Map<string, SessionTrace>();
   /** Where each subagent call was seen: a child session's trace is its parent's. */
   private readonly subagentSession = new Map<string, string>();
+  /** The model provider each subagent call names for its child session. */
+  private readonly childModelProvider = new Map<string, string>();
   private batch: OtlpSpan[] = [];
   private readonly batchSize: number;
   private readonly resource: { attributes: { key: string; value: OtlpAnyValue }[] };
@@ -88,7 +92,7 @@ export class OtlpEncoder implements StreamEncoder {
     const parentSession = typeof parentId === 'string' ? this.subagentSession.get(parentId) : undefined;
     const parentTrace = parentSession !== undefined && parentSession !== sessionId ? this.session(parentSession) : undefined;
     s = parentTrace
-      ? { traceId: parentTrace.traceId, parentSpanId: toolSpanIdOf(parentSession!, parentId as string), startMs: Infinity, endMs: -Infinity, spans: 0 }
+      ? { traceId: parentTrace.traceId, parentSpanId: toolSpanIdOf(parentSession!, parentId as string), parentCallId: parentId as string, startMs: Infinity, endMs: -Infinity, spans: 0 }
       : { traceId: traceIdOf(sessionId), startMs: Infinity, endMs: -Infinity, spans: 0 };
     this.sessions.set(sessionId, s);
     return s;
@@ -96,6 +100,8 @@ export class OtlpEncoder implements StreamEncoder {
 
   final(sessionId: string, part: NormalizedToolPart): void {
     if (part.kind === 'subagent' && !this.subagentSession.has(part.id)) this.subagentSession.set(part.id, sessionId);
+    const model = modelProviderOf(part);
+    if (model !== undefined) this.childModelProvider.set(part.id, model);
     const s = this.session(sessionId, part);
     const span = toolSpanOf(part, sessionId, this.options);
     if (typeof span === 'string') {
@@ -131,7 +137,8 @@ export class OtlpEncoder implements StreamEncoder {
   end(): void {
     for (const [sessionId, s] of this.sessions) {
       if (!s.spans) continue;
-      this.push(otlpSpan(sessionSpanOf(sessionId, s.provider, s.startMs, s.endMs), s.traceId, sessionSpanIdOf(sessionId), s.parentSpanId));
+      const model = s.parentCallId !== undefined ? this.childModelProvider.get(s.parentCallId) : undefined;
+      this.push(otlpSpan(sessionSpanOf(sessionId, s.provider, s.startMs, s.endMs, model), s.traceId, sessionSpanIdOf(sessionId), s.parentSpanId));
     }
     this.flush();
   }

@@ -104,9 +104,52 @@ export function toolSpanOf(part: NormalizedToolPart, sessionId: string, options:
   return { name: `execute_tool ${part.name}`, startMs, endMs, attributes, status: { code: STATUS_UNSET } };
 }
 
+/**
+ * `gen_ai.provider.name` of each toolnorm provider whose models come from one vendor, in the GenAI
+ * conventions' well-known values. OpenCode runs any vendor's models, so its sessions take the
+ * model's provider where the recording names one (OPENCODE_PROVIDERS); ACP agents and toolnorm's
+ * own executor name none, and get no such attribute.
+ */
+export const GEN_AI_PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  claude: 'anthropic',
+  codex: 'openai',
+};
+
+/** OpenCode `providerID`s → the conventions' well-known values; any other id is written as given. */
+export const OPENCODE_PROVIDERS: Readonly<Record<string, string>> = {
+  anthropic: 'anthropic',
+  openai: 'openai',
+  azure: 'azure.ai.openai',
+  'amazon-bedrock': 'aws.bedrock',
+  google: 'gcp.gemini',
+  'google-vertex': 'gcp.vertex_ai',
+  'google-vertex-anthropic': 'gcp.vertex_ai',
+  mistral: 'mistral_ai',
+  groq: 'groq',
+  deepseek: 'deepseek',
+  xai: 'x_ai',
+  perplexity: 'perplexity',
+  cohere: 'cohere',
+};
+
+/** The model provider a subagent call names for its child session (OpenCode `metadata.task.model.providerID`). */
+export function modelProviderOf(part: NormalizedToolPart): string | undefined {
+  const model = (part.metadata?.task as { model?: { providerID?: unknown } } | undefined)?.model;
+  return typeof model?.providerID === 'string' && model.providerID ? model.providerID : undefined;
+}
+
+/** `gen_ai.provider.name` of a session: its agent's vendor, else the model provider named for it, else none. */
+export function genAiProviderName(provider: string | undefined, modelProvider?: string): string | undefined {
+  if (provider !== undefined && GEN_AI_PROVIDER_NAMES[provider]) return GEN_AI_PROVIDER_NAMES[provider];
+  if (modelProvider !== undefined) return OPENCODE_PROVIDERS[modelProvider.toLowerCase()] ?? modelProvider;
+  return undefined;
+}
+
 /** The span of a whole session (GenAI `invoke_agent`): from its first tool span's start to its last one's end. */
-export function sessionSpanOf(sessionId: string, provider: string | undefined, startMs: number, endMs: number): ToolSpan {
+export function sessionSpanOf(sessionId: string, provider: string | undefined, startMs: number, endMs: number, modelProvider?: string): ToolSpan {
   const attributes: Attributes = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': sessionId };
+  const providerName = genAiProviderName(provider, modelProvider);
+  if (providerName !== undefined) attributes['gen_ai.provider.name'] = providerName;
   if (provider) {
     attributes['gen_ai.agent.name'] = provider;
     attributes['toolnorm.provider'] = provider;

@@ -1,20 +1,42 @@
 // Tool spans through a caller's OpenTelemetry Tracer (`@opentelemetry/api`, an optional peer).
 // Same spans as `--to otel` (span.ts), except that ids come from the caller's SDK; parents are
 // started before children so the SDK links them, and each span is started and ended at the times
-// the recording gives.
-import type { Context, Span, Tracer } from '@opentelemetry/api';
+// the recording gives. The API's types are declared here, as the part of them used, so that this
+// module's types compile where `@opentelemetry/api` is not installed; the API's own Context, Span
+// and Tracer are assignable to them (test/otel).
 import type { NormalizedToolPart } from '../contract/index.js';
-import { UNTIMED_TEXT, sessionSpanOf, toolSpanOf, type OtelOptions, type ToolSpan, type UntimedReason } from './span.js';
+import { UNTIMED_TEXT, modelProviderOf, sessionSpanOf, toolSpanOf, type Attributes, type OtelOptions, type ToolSpan, type UntimedReason } from './span.js';
 
-/** The two things used from `@opentelemetry/api` at run time. */
+/** `@opentelemetry/api`'s Context, as used here. */
+export interface OtelContext {
+  getValue(key: symbol): unknown;
+  setValue(key: symbol, value: unknown): OtelContext;
+  deleteValue(key: symbol): OtelContext;
+}
+/** `@opentelemetry/api`'s Span, as used here. */
+export interface OtelSpan {
+  setStatus(status: { code: number; message?: string }): unknown;
+  end(endTime?: [number, number]): void;
+}
+/** `@opentelemetry/api`'s Tracer, as used here. */
+export interface OtelTracer {
+  startSpan(name: string, options?: { kind?: number; startTime?: [number, number]; attributes?: Attributes }, context?: OtelContext): OtelSpan;
+}
+
+/** The things used from `@opentelemetry/api` at run time. */
 export interface OtelApi {
-  trace: { setSpan(context: Context, span: Span): Context };
-  ROOT_CONTEXT: Context;
+  trace: { setSpan(context: OtelContext, span: OtelSpan): OtelContext };
+  context: { active(): OtelContext };
 }
 
 export interface RecordOptions extends OtelOptions {
   /** `@opentelemetry/api` itself; loaded with import() when not given. */
   api?: OtelApi;
+  /**
+   * The context the spans start in (default the active context, `context.active()`): the
+   * sessions' spans are children of the span active in it, e.g. the app's request span.
+   */
+  parentContext?: OtelContext;
 }
 
 export interface SkippedPart { sessionId: string; partId: string; reason: UntimedReason; message: string }
@@ -33,7 +55,7 @@ async function loadApi(): Promise<OtelApi> {
   }
 }
 
-interface Planned { key: string; sessionId: string; span: ToolSpan; parentKey?: string; started?: Span }
+interface Planned { key: string; sessionId: string; span: ToolSpan; parentKey?: string; started?: OtelSpan }
 
 /**
  * Epoch ms as an HrTime. A plain number is ambiguous to the SDK: one below performance.now() is
@@ -52,19 +74,28 @@ const sessionKey = (sessionId: string) => `s\u0000${sessionId}`;
  * Parts without recorded times get no span and are returned in `skipped` (see docs/outputs.md);
  * a child of such a part hangs under its session's span.
  */
-export async function recordToolSpans(tracer: Tracer, sessions: Iterable<[string, readonly NormalizedToolPart[]]>, options: RecordOptions = {}): Promise<RecordResult> {
+export async function recordToolSpans(tracer: OtelTracer, sessions: Iterable<[string, readonly NormalizedToolPart[]]>, options: RecordOptions = {}): Promise<RecordResult> {
   const api = options.api ?? (await loadApi());
+  const base = options.parentContext ?? api.context.active();
   const planned = new Map<string, Planned>();
   const skipped: SkippedPart[] = [];
   const whereIs = new Map<string, string>();
+  const childModel = new Map<string, string>();
   const list = [...sessions];
-  for (const [sid, parts] of list) for (const p of parts) if (!whereIs.has(p.id)) whereIs.set(p.id, sid);
+  for (const [sid, parts] of list) {
+    for (const p of parts) {
+      if (!whereIs.has(p.id)) whereIs.set(p.id, sid);
+      const model = modelProviderOf(p);
+      if (model !== undefined) childModel.set(p.id, model);
+    }
+  }
   const sessionSpans: Planned[] = [];
   for (const [sid, parts] of list) {
     let startMs = Infinity;
     let endMs = -Infinity;
     let provider: string | undefined;
     let sessionParent: string | undefined;
+    let parentCall: string | undefined;
     for (const p of parts) {
       const span = toolSpanOf(p, sid, options);
       if (typeof span === 'string') {
@@ -79,25 +110,28 @@ export async function recordToolSpans(tracer: Tracer, sessions: Iterable<[string
       if (typeof parentId === 'string') {
         const where = whereIs.get(parentId);
         if (where === sid) parentKey = partKey(sid, parentId);
-        else if (where !== undefined) sessionParent ??= partKey(where, parentId);
+        else if (where !== undefined && sessionParent === undefined) {
+          sessionParent = partKey(where, parentId);
+          parentCall = parentId;
+        }
       }
       planned.set(partKey(sid, p.id), { key: partKey(sid, p.id), sessionId: sid, span, parentKey });
     }
     if (startMs <= endMs) {
-      const s: Planned = { key: sessionKey(sid), sessionId: sid, span: sessionSpanOf(sid, provider, startMs, endMs), ...(sessionParent ? { parentKey: sessionParent } : {}) };
+      const s: Planned = { key: sessionKey(sid), sessionId: sid, span: sessionSpanOf(sid, provider, startMs, endMs, parentCall !== undefined ? childModel.get(parentCall) : undefined), ...(sessionParent ? { parentKey: sessionParent } : {}) };
       planned.set(s.key, s);
       sessionSpans.push(s);
     }
   }
   const starting = new Set<string>();
-  const start = (p: Planned): Span => {
+  const start = (p: Planned): OtelSpan => {
     if (p.started) return p.started;
     starting.add(p.key);
     let parent = p.parentKey !== undefined ? planned.get(p.parentKey) : undefined;
     // A parent without a span (untimed), or a cycle in bad input: the session span instead.
     if (parent && starting.has(parent.key)) parent = undefined;
     if (!parent && p.key !== sessionKey(p.sessionId)) parent = planned.get(sessionKey(p.sessionId));
-    const ctx = parent ? api.trace.setSpan(api.ROOT_CONTEXT, start(parent)) : api.ROOT_CONTEXT;
+    const ctx = parent ? api.trace.setSpan(base, start(parent)) : base;
     // SpanKind.INTERNAL is 0 in the API.
     p.started = tracer.startSpan(p.span.name, { kind: 0, startTime: hrTimeOf(p.span.startMs), attributes: p.span.attributes }, ctx);
     starting.delete(p.key);

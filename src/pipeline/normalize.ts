@@ -48,9 +48,19 @@ interface FileAccount {
   /** Lines that produced only diagnostics. */
   reported: number;
   tooLarge: number;
+  /** Lines that produced events. */
+  eventLines: number;
+  /** The format the input looks like to the sniffers, when the caller forced another (`--from`). */
+  looksLike?: AdapterDefinition;
 }
 
-const newAccount = (name: string): FileAccount => ({ name, recognized: 0, unrecognized: 0, firstUnrecognized: 0, reported: 0, tooLarge: 0 });
+const newAccount = (name: string): FileAccount => ({ name, recognized: 0, unrecognized: 0, firstUnrecognized: 0, reported: 0, tooLarge: 0, eventLines: 0 });
+
+/** What the caller knows about a file at its end. */
+export interface FileEnd {
+  /** The format the input looks like (a sniff of its first lines), when it was read as another. */
+  looksLike?: AdapterDefinition;
+}
 
 export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui' | EncodedFormat;
 /** Formats written by a lazily loaded encoder (`options.encoder`): the ecosystem outputs. */
@@ -250,9 +260,10 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     this.flush();
   }
 
-  endFile(file: string): void {
+  endFile(file: string, end?: FileEnd): void {
     this.adapter.endFile?.(file);
     this.flush();
+    if (this.file && end?.looksLike) this.file.looksLike = end.looksLike;
     this.closeFile();
   }
 
@@ -320,6 +331,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     if (produced) {
       this.summary.eventLines++;
       file.recognized++;
+      file.eventLines++;
     } else if (reported) {
       this.summary.diagnosticLines++;
       file.reported++;
@@ -340,11 +352,16 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     if (!f) return;
     const name = f.name === '-' ? 'stdin' : f.name;
     const source = { provider: this.definition.provider, ...(f.name !== '-' ? { file: f.name } : {}) };
-    if (f.recognized === 0 && f.unrecognized + f.reported > 0) {
+    const other = f.looksLike && f.looksLike.id !== this.definition.id ? f.looksLike : undefined;
+    // An adapter may take a foreign line for one of its own with no tool data (a Codex line is a
+    // JSON object, as most OpenCode lines are): when the file gave no event, the sniffers say what it is.
+    if ((f.recognized === 0 && f.unrecognized + f.reported > 0) || (other && f.eventLines === 0)) {
+      const taken = f.recognized ? `, ${f.recognized} taken for lines with no tool data` : '';
       this.onDiagnostic({
         severity: 'error',
         code: 'unrecognized_input',
-        message: `no line of ${name} was recognized as ${this.definition.id} input (${f.unrecognized} not recognized, ${f.reported} reported as malformed or unusable${f.tooLarge ? `, ${f.tooLarge} too large` : ''}); check --from`,
+        message: `no line of ${name} was recognized as ${this.definition.id} input (${f.unrecognized} not recognized, ${f.reported} reported as malformed or unusable${f.tooLarge ? `, ${f.tooLarge} too large` : ''}${taken})` +
+          (other ? `: it looks like ${other.id} input (try --from ${other.id}, or --from auto)` : '; check --from'),
         source,
       });
     } else if (f.unrecognized > 0) {

@@ -1,19 +1,25 @@
 // `normalize --store URL`: appends events to a store as they are normalized, in batches, with the
 // session heads it has seen as expected seqs (another writer appending meanwhile is a conflict,
-// never an interleaving). Normalizing the same input into the same store again is idempotent:
-// events already stored at the same positions are checked equal and skipped, and only what the
-// input adds beyond them is appended. Different content at a stored position is an error.
+// never an interleaving). Normalizing the same recording into the same store again is idempotent,
+// whatever path it is read by: events already stored at the same positions are checked equal (by
+// content, conflict.ts) and skipped, and only what the input adds beyond them is appended.
+// Different content at a stored position is an error that says what differs.
+//
+// While events arrive, a batch is committed at its size limit or once its oldest event has waited
+// SINK_MAX_AGE_MS, whichever comes first, so a follower of a live session sees it as it happens.
 import type { ToolEvent } from '../contract/index.js';
 import { openStore, parseStoreUrl, describeStoreUrl } from './open.js';
-import { eventRow } from './serial.js';
+import { firstDifference, recordingBody, shown } from './conflict.js';
 import type { EventStore } from './types.js';
 import { StoreError, storeError } from './errors.js';
 import { alreadyChecked } from './validate.js';
 
 export interface StoreSink {
   add(e: ToolEvent): void;
-  /** True when enough events are buffered to be worth a batch append. */
+  /** True when enough events are buffered to be worth a batch append, or the oldest has waited long enough. */
   due(): boolean;
+  /** Events added and not yet committed. */
+  readonly pendingEvents: number;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -28,6 +34,8 @@ export interface StoreSinkStats {
 
 /** Events buffered before `due()` says a batch is worth it. */
 export const SINK_BATCH = 1000;
+/** Longest an added event waits for its commit while events keep arriving (ms). */
+export const SINK_MAX_AGE_MS = 250;
 
 interface Stream {
   /** Events of this run handed to the store so far (matched or appended). */
@@ -41,6 +49,8 @@ interface Stream {
 export class EventStoreSink implements StoreSink {
   private pending = new Map<string, ToolEvent[]>();
   private pendingCount = 0;
+  /** Date.now() when the oldest pending event was added. */
+  private oldestAt = 0;
   private readonly streams = new Map<string, Stream>();
   readonly stats: StoreSinkStats = { appended: 0, alreadyStored: 0, sessions: 0 };
 
@@ -48,6 +58,7 @@ export class EventStoreSink implements StoreSink {
 
   /** An event the normalize pipeline has checked against the contract (it hands over no other). */
   add(e: ToolEvent): void {
+    if (this.pendingCount === 0) this.oldestAt = Date.now();
     const list = this.pending.get(e.sessionId);
     if (list) list.push(e);
     else this.pending.set(e.sessionId, [e]);
@@ -55,7 +66,11 @@ export class EventStoreSink implements StoreSink {
   }
 
   due(): boolean {
-    return this.pendingCount >= SINK_BATCH;
+    return this.pendingCount >= SINK_BATCH || (this.pendingCount > 0 && Date.now() - this.oldestAt >= SINK_MAX_AGE_MS);
+  }
+
+  get pendingEvents(): number {
+    return this.pendingCount;
   }
 
   async flush(): Promise<void> {
@@ -82,12 +97,14 @@ export class EventStoreSink implements StoreSink {
       const upto = Math.min(stream.stored, stream.position + events.length);
       for await (const stored of this.store.read(sessionId, { fromSeq: stream.position + 1, toSeq: upto })) {
         const incoming = events[k]!;
-        if (eventRow(stored).body !== eventRow(incoming).body) {
+        if (recordingBody(stored) !== recordingBody(incoming)) {
+          const d = firstDifference(stored, incoming)!;
           throw new StoreError(
             this.label,
             'conflict',
-            `conflict: session ${sessionId} already holds a different event at seq ${stored.seq} (${stored.type} of part ${stored.partId}, here ${incoming.type} of part ${incoming.partId}); ` +
-              'it was stored from another input, or with --clock wall. Nothing more was appended to it',
+            `conflict: session ${sessionId} already holds a different event at seq ${stored.seq} (stored: ${stored.type} of part ${stored.partId}; here: ${incoming.type} of part ${incoming.partId}): ` +
+              `${d.path} is ${shown(d.stored)} in the store and ${shown(d.incoming)} in this input. ` +
+              'It was stored from another recording of this session, or with --clock wall. Nothing more was appended to it',
           );
         }
         k++;

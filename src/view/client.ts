@@ -604,10 +604,45 @@ document.body.setAttribute('data-ready', 'true');
 // For bench/view.ts: time from navigation start to the first full render.
 if (window.performance && performance.mark) performance.mark('toolnorm-view-ready');
 
+function setLive(state, status) {
+  liveStatus = status;
+  document.body.setAttribute('data-live', state);
+  renderHeader();
+}
+// The server drops a page that stops taking its messages (a frozen or stalled tab); the last
+// message says by how much it fell behind. The page then stops rather than reconnect unasked,
+// and says to reload.
+function showDropped(msg) {
+  var n = msg && typeof msg.behindBytes === 'number' ? msg.behindBytes : 0;
+  var stall = msg && msg.limits && typeof msg.limits.stallMs === 'number' ? msg.limits.stallMs : 0;
+  var why = 'it took nothing from the server for ' + fmtMs(stall);
+  setLive('dropped', 'disconnected: fell behind by ' + n + ' bytes; reload');
+  var box = $('tn-live-alert');
+  box.textContent = '';
+  box.appendChild(document.createTextNode('Disconnected: this page fell behind the session by ' + n + ' bytes (' + fmtBytes(n) + '; ' + why + '). Reload to catch up. '));
+  var again = el('button', '', 'Reload');
+  again.type = 'button';
+  again.addEventListener('click', function () { location.reload(); });
+  box.appendChild(again);
+  box.hidden = false;
+}
+
 if (data.live) {
   var source = new EventSource('events');
-  source.addEventListener('open', function () { liveStatus = 'following'; renderHeader(); });
-  source.addEventListener('error', function () { liveStatus = 'disconnected, retrying'; renderHeader(); });
+  document.body.setAttribute('data-live', 'connecting');
+  source.addEventListener('open', function () { setLive('following', 'following'); });
+  source.addEventListener('error', function () {
+    if (document.body.getAttribute('data-live') === 'dropped') return;
+    // CLOSED: the server refused the stream (EventSource gives up); otherwise it retries itself.
+    if (source.readyState === EventSource.CLOSED) setLive('closed', 'disconnected; reload');
+    else setLive('retrying', 'disconnected, retrying');
+  });
+  source.addEventListener('dropped', function (ev) {
+    source.close();
+    var msg = null;
+    try { msg = JSON.parse(ev.data); } catch (e) { msg = null; }
+    showDropped(msg);
+  });
   source.addEventListener('view', function (ev) {
     var msg = JSON.parse(ev.data);
     (msg.sessions || []).forEach(function (s) {

@@ -52,6 +52,7 @@ export function renderViewHtml(data: ViewData): string {
 <h1 id="tn-heading">toolnorm view</h1>
 <dl class="tn-facts" id="tn-facts"></dl>
 <div id="tn-diags"></div>
+<p class="tn-alert" id="tn-live-alert" role="alert" hidden></p>
 </header>
 <div class="tn-toolbar" role="search" aria-label="Filters">
 <label for="tn-search">Search titles</label> <input type="search" id="tn-search" placeholder="press / to search" autocomplete="off">

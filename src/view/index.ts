@@ -15,6 +15,8 @@ export { ViewBuilder, VIEW_DATA_VERSION, type ViewData, type ViewPart, type View
 export { renderViewHtml, scriptSafeJson, pageOverheadBytes } from './html.js';
 export { addInputs, addStoredSession, type FileSourceOptions } from './sources.js';
 export { serveView, SERVE_HOST, type ServeOptions } from './serve.js';
+export { RequestGuard, LOOPBACK_NAMES, type Refusal } from './request-guard.js';
+export { DEFAULT_STREAM_LIMITS, type StreamLimits, type StreamStats, type DroppedMessage } from './event-stream.js';
 export { VIRTUAL_AT, OVERSCAN_ROWS, KIND_ICONS, KIND_LABELS } from './client.js';
 export { ROW_HEIGHT_PX } from './style.js';
 
@@ -85,6 +87,7 @@ export async function runView(req: ViewRequest, io: CommandIO): Promise<number> 
         ...(req.follow && store ? { follow: { store, sessionId: req.session!, afterSeq: head } } : {}),
         signal: stop,
         listening: (url) => io.stderr.write(`toolnorm view: serving ${url} on loopback only${req.follow ? `, following session ${req.session}` : ''} (Ctrl-C stops)\n`),
+        notice: (message) => io.stderr.write(`toolnorm view: ${message}\n`),
       });
       io.stderr.write('toolnorm view: stopped\n');
       return 0;

@@ -22,6 +22,8 @@ header.tn-header h1 { font-size: 15px; margin: 0 0 4px 0; }
 .tn-diags summary { cursor: pointer; }
 .tn-diags ol { max-height: 160px; overflow: auto; margin: 4px 0; padding-left: 22px; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; }
 .tn-diag-error { color: var(--error); }
+.tn-alert { margin: 6px 0 0; padding: 6px 10px; border: 1px solid var(--error); border-radius: 4px; color: var(--error); background: #fff5f5; font-weight: 600; }
+.tn-alert[hidden] { display: none; }
 .tn-toolbar { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; padding: 6px 12px; border-bottom: 1px solid var(--line); background: #f6f8fa; }
 .tn-toolbar fieldset { border: 1px solid var(--line); border-radius: 4px; padding: 2px 6px; margin: 0; display: flex; flex-wrap: wrap; gap: 2px 8px; }
 .tn-toolbar legend { font-size: 11px; color: var(--muted); padding: 0 3px; }

@@ -1,10 +1,18 @@
-// Every corpus recording through `--to ai-sdk` and `--to ai-sdk-stream`, checked by the AI SDK 6's
-// own validators (validateUIMessages, uiMessageChunkSchema), and the stream read back by its own
-// consumer (readUIMessageStream) into the same parts.
+// Every corpus recording through `--to ai-sdk` and `--to ai-sdk-stream`, checked by the installed AI
+// SDK's own validators (validateUIMessages, uiMessageChunkSchema), and the stream read back by its
+// own consumer (readUIMessageStream) into the same parts, which validateUIMessages accepts again
+// (what an app that stores `useChat` messages does). Runs under ai 6 (Node 20) and ai 7 (Node 24);
+// where they differ, each branch asserts what that version does.
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { readUIMessageStream, safeValidateUIMessages, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from 'ai';
 import { safeValidateTypes } from '@ai-sdk/provider-utils';
 import { corpusInputs, corpusPath, normalizeTo } from '../helpers/ecosystem.js';
+import { encodeEvents } from '../helpers/encode.js';
+import { aiSdkStreamEncoder } from '../../src/ai-sdk/index.js';
+
+/** The installed `ai` major: 6 here, 7 in the Node 24 job. */
+const AI_MAJOR = Number((createRequire(import.meta.url)('ai/package.json') as { version: string }).version.split('.')[0]);
 
 const files = corpusInputs();
 type Part = Record<string, unknown> & { type: string; toolCallId: string; state: string };
@@ -23,6 +31,19 @@ const CHUNK_KEYS: Record<string, string[]> = {
   'tool-output-error': ['type', 'toolCallId', 'errorText', 'providerExecuted', 'providerMetadata', 'toolMetadata', 'dynamic'],
   'tool-approval-request': ['type', 'approvalId', 'toolCallId', 'approvalDescriptor', 'inputSchemaInput', 'signature'],
   'tool-output-denied': ['type', 'toolCallId'],
+  // AI SDK 7 only; sent with `version: 7`.
+  'tool-approval-response': ['type', 'approvalId', 'approved', 'reason', 'providerExecuted', 'providerMetadata'],
+};
+
+/**
+ * What validateUIMessages returns for a part: the whole part. ai 6.0.x's validator alone drops
+ * `title` from tool parts although its own types declare it (its stream reader keeps it); ai 7's
+ * keeps it.
+ */
+const validated = (part: Part): Part => {
+  if (AI_MAJOR >= 7) return part;
+  const { title: _dropped, ...rest } = part;
+  return rest as Part;
 };
 
 async function validParts(parts: Part[]): Promise<void> {
@@ -30,8 +51,19 @@ async function validParts(parts: Part[]): Promise<void> {
     const r = await safeValidateUIMessages({ messages: [{ id: 'm', role: 'assistant', parts: [part] }] });
     expect(r.success, `${part.toolCallId}: ${r.success ? '' : String(r.error).slice(0, 400)}`).toBe(true);
     // The validator strips keys it does not know: what it returns must be the whole part.
-    if (r.success) expect(r.data[0]!.parts[0], `${part.toolCallId} has no unknown keys`).toEqual(part);
+    if (r.success) expect(r.data[0]!.parts[0], `${part.toolCallId} has no unknown keys`).toEqual(validated(part));
   }
+}
+
+async function validMessage(message: UIMessage, what: string): Promise<void> {
+  const r = await safeValidateUIMessages({ messages: [message] });
+  expect(r.success, `${what}: ${r.success ? '' : String(r.error).slice(0, 400)}`).toBe(true);
+}
+
+/** What a streamed denial rebuilds as on AI SDK 6, which has no chunk for the answer: the error it also is. */
+function asError(part: Part): Part {
+  const { approval, ...rest } = part as Part & { approval: { reason?: string } };
+  return { ...rest, state: 'output-error', errorText: approval.reason ?? '' };
 }
 
 async function read(chunks: unknown[]): Promise<UIMessage> {
@@ -53,6 +85,7 @@ const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 describe.skipIf(!files.length)('AI SDK 6 on every corpus recording', () => {
   let totalParts = 0;
   let denials = 0;
+  let titled = 0;
 
   it.each(files)('%s: parts, chunks and the read-back stream', async (rel) => {
     const parts = (await normalizeTo('ai-sdk', corpusPath(rel))) as Part[];
@@ -61,6 +94,7 @@ describe.skipIf(!files.length)('AI SDK 6 on every corpus recording', () => {
     const counted = (await normalizeTo('parts', corpusPath(rel))).length;
     expect(parts.length, 'one AI SDK part per toolnorm part').toBe(counted);
     totalParts += parts.length;
+    titled += parts.filter((p) => typeof p.title === 'string' && p.title.length > 0).length;
     await validParts(parts);
     await validParts(staticParts);
     for (const p of staticParts) expect(p.type.startsWith('tool-') && !('toolName' in p)).toBe(true);
@@ -79,6 +113,8 @@ describe.skipIf(!files.length)('AI SDK 6 on every corpus recording', () => {
     expect((chunks.at(-1) as { type: string }).type).toBe('finish');
 
     const message = await read(chunks);
+    // The rebuilt message is one an app can store and validate again.
+    await validMessage(plain(message), `${rel} rebuilt from the stream`);
     const streamed = plain(message.parts) as Part[];
     // Every part once. The message holds them in the order they started; --to ai-sdk prints
     // each when it is final, so the orders differ where calls overlap.
@@ -87,12 +123,11 @@ describe.skipIf(!files.length)('AI SDK 6 on every corpus recording', () => {
     for (const part of parts) {
       const got = byId.get(part.toolCallId)!;
       if (part.state === 'output-denied') {
-        // The one difference: AI SDK 6's stream has no chunk for the user's answer to an
-        // approval request, so a streamed denial has the request's id and nothing else.
+        // The default stream (version 6) is one both majors accept: 6 has no chunk for the
+        // answer to an approval request, so a denial is sent as the error it also is.
         denials++;
-        const approval = part.approval as { id: string; approved: false; reason?: string };
-        expect(got.approval).toEqual({ id: approval.id });
-        expect({ ...got, approval }).toEqual(part);
+        expect(got).toEqual(asError(part));
+        expect((got.callProviderMetadata as { toolnorm: { error: { code: string } } }).toolnorm.error.code).toBe('denied');
       } else {
         expect(got).toEqual(part);
       }
@@ -101,10 +136,28 @@ describe.skipIf(!files.length)('AI SDK 6 on every corpus recording', () => {
     const staticChunks = await normalizeTo('ai-sdk-stream', corpusPath(rel), ['--ai-sdk-parts', 'static']);
     const staticStreamed = plain((await read(staticChunks)).parts) as Part[];
     expect(staticStreamed.map((p) => p.type).sort()).toEqual(staticParts.map((p) => p.type).sort());
+
+    // `version: 7`: the denial's answer travels too, so the stream rebuilds exactly the parts.
+    const events = await normalizeTo('events', corpusPath(rel));
+    const v7 = encodeEvents(events, aiSdkStreamEncoder({ version: 7 })) as { type: string }[];
+    const answers = v7.filter((c) => c.type === 'tool-approval-response');
+    expect(answers.length).toBe(parts.filter((p) => p.state === 'output-denied').length);
+    for (const chunk of answers) {
+      const r = await safeValidateTypes({ value: chunk, schema: uiMessageChunkSchema });
+      // ai 6's chunk schema refuses the answer chunk: why version 6 is the default.
+      expect(r.success, JSON.stringify(chunk)).toBe(AI_MAJOR >= 7);
+    }
+    if (AI_MAJOR >= 7) {
+      const m7 = plain(await read(v7));
+      await validMessage(m7, `${rel} rebuilt from the version 7 stream`);
+      const by7 = new Map((m7.parts as Part[]).map((p) => [p.toolCallId, p]));
+      for (const part of parts) if (part.state !== 'input-streaming') expect(by7.get(part.toolCallId)).toEqual(part);
+    }
   });
 
-  it('covered the corpus, denials included', () => {
+  it('covered the corpus, denials and titles included', () => {
     expect(totalParts).toBeGreaterThanOrEqual(390);
     expect(denials).toBeGreaterThan(0);
+    expect(titled).toBeGreaterThan(totalParts / 2);
   });
 });

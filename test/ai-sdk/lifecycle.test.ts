@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { readUIMessageStream, safeValidateUIMessages, type UIMessage, type UIMessageChunk } from 'ai';
 import { cli } from '../helpers/cli.js';
 import { LIFECYCLES_NDJSON } from '../helpers/lifecycles.js';
-import { toAiSdkPart, aiSdkChunksOf } from '../../src/ai-sdk/index.js';
+import { toAiSdkPart, aiSdkChunksOf, aiSdkStreamEncoder } from '../../src/ai-sdk/index.js';
+import { encodeEvents } from '../helpers/encode.js';
+import { LIFECYCLES } from '../helpers/lifecycles.js';
 import type { NormalizedToolPart } from '../../src/contract/index.js';
 
 type Part = Record<string, unknown> & { toolCallId: string; state: string };
@@ -27,7 +29,9 @@ describe('AI SDK mapping of each lifecycle', () => {
     expect(Object.fromEntries(parts.map((p) => [p.toolCallId, p.state]))).toEqual({
       p1: 'output-available', p2: 'output-denied', p3: 'output-error', c1: 'output-available', t1: 'output-available', p4: 'input-streaming', p5: 'input-available',
     });
-    expect(byId.p1).toMatchObject({ type: 'dynamic-tool', toolName: 'Bash', input: { command: 'ls' }, output: null });
+    expect(byId.p1).toMatchObject({ type: 'dynamic-tool', toolName: 'Bash', title: 'Listing files', input: { command: 'ls' }, output: null });
+    // The part's title is the AI SDK's own `title` field on every part.
+    for (const p of parts) expect(typeof p.title, p.toolCallId).toBe('string');
     expect('output' in byId.p1!).toBe(true);
     expect(byId.p2).toMatchObject({ input: { path: 'a.txt' }, approval: { id: 'p2', approved: false, reason: 'The user denied the write' } });
     expect(byId.p3).toMatchObject({ errorText: 'no such file' });
@@ -41,10 +45,15 @@ describe('AI SDK mapping of each lifecycle', () => {
     const chunks = (await run('ai-sdk-stream')) as { type: string; toolCallId?: string }[];
     const p1 = chunks.filter((c) => c.toolCallId === 'p1').map((c) => c.type);
     expect(p1).toEqual(['tool-input-start', 'tool-input-delta', 'tool-input-delta', 'tool-input-available', 'tool-input-available', 'tool-output-available']);
-    expect(chunks.filter((c) => c.toolCallId === 'p2').map((c) => c.type)).toEqual(['tool-input-start', 'tool-input-available', 'tool-approval-request', 'tool-output-denied']);
+    // A denial, for AI SDK 6 (the default): its stream has no chunk for the answer, so the outcome is the error.
+    expect(chunks.filter((c) => c.toolCallId === 'p2').map((c) => c.type)).toEqual(['tool-input-start', 'tool-input-available', 'tool-output-error']);
+    expect(chunks.find((c) => c.toolCallId === 'p2' && c.type === 'tool-input-start')).toMatchObject({ title: 'Writing a.txt' });
     // p3's exit code came after its outcome: the outcome is sent again with it.
     expect(chunks.filter((c) => c.toolCallId === 'p3').map((c) => c.type)).toEqual(['tool-input-start', 'tool-input-available', 'tool-output-error', 'tool-input-available', 'tool-output-error']);
     const all = await snapshots(chunks);
+    // What an app storing useChat messages does: validate the rebuilt message again.
+    const again = await safeValidateUIMessages({ messages: [all.at(-1)!] });
+    expect(again.success, again.success ? '' : String(again.error)).toBe(true);
     // While its input streamed, p1 was input-streaming with the partial input parsed.
     const during = all.map((m) => m.parts.find((p) => (p as Part).toolCallId === 'p1') as Part | undefined).filter(Boolean);
     expect(during[0]).toMatchObject({ state: 'input-streaming' });
@@ -54,7 +63,10 @@ describe('AI SDK mapping of each lifecycle', () => {
     const parts = (await run('ai-sdk')) as Part[];
     for (const p of parts) {
       const got = last.find((x) => x.toolCallId === p.toolCallId)!;
-      if (p.state === 'output-denied') expect({ ...got, approval: p.approval }).toEqual(p);
+      if (p.state === 'output-denied') {
+        const { approval, ...rest } = p as Part & { approval: { reason: string } };
+        expect(got).toEqual({ ...rest, state: 'output-error', errorText: approval.reason });
+      }
       // A call still open at the end streamed its input as deltas only when it had some.
       else if (p.state === 'input-streaming') expect({ ...got, input: p.input }).toEqual(p);
       else expect(got).toEqual(p);
@@ -71,10 +83,25 @@ describe('AI SDK mapping of each lifecycle', () => {
 
   it('the library functions give the CLI\'s parts and a stream of finished parts', async () => {
     const part: NormalizedToolPart = { id: 'x', name: 'Read', kind: 'file_read', title: 'Reading x', input: { path: 'x' }, state: 'complete', output: 'text' };
-    expect(toAiSdkPart(part)).toEqual({ type: 'dynamic-tool', toolName: 'Read', toolCallId: 'x', state: 'output-available', input: { path: 'x' }, output: 'text', callProviderMetadata: { toolnorm: { name: 'Read', kind: 'file_read', title: 'Reading x' } } });
+    expect(toAiSdkPart(part)).toEqual({ type: 'dynamic-tool', toolName: 'Read', toolCallId: 'x', title: 'Reading x', state: 'output-available', input: { path: 'x' }, output: 'text', callProviderMetadata: { toolnorm: { name: 'Read', kind: 'file_read', title: 'Reading x' } } });
+    // An empty title (the schema allows one) sets no field.
+    expect('title' in toAiSdkPart({ ...part, title: '' })).toBe(false);
     const chunks = aiSdkChunksOf([['s', [part]]]);
     expect(chunks.map((c) => c.type)).toEqual(['start', 'tool-input-start', 'tool-input-available', 'tool-output-available', 'finish']);
     const last = (await snapshots(chunks)).at(-1)!;
     expect(last.parts).toEqual([toAiSdkPart(part, { sessionId: 's' })]);
+  });
+
+  it('version 7 sends the answer to the approval request: the denial rebuilds with approved false and the reason', () => {
+    const chunks = encodeEvents(LIFECYCLES, aiSdkStreamEncoder({ version: 7 })) as { type: string; toolCallId?: string; approvalId?: string }[];
+    const i = chunks.findIndex((c) => c.type === 'tool-approval-request');
+    expect(chunks.slice(i, i + 3)).toEqual([
+      { type: 'tool-approval-request', approvalId: 'p2', toolCallId: 'p2' },
+      { type: 'tool-approval-response', approvalId: 'p2', approved: false, reason: 'The user denied the write' },
+      { type: 'tool-output-denied', toolCallId: 'p2' },
+    ]);
+    // Everything else is the default stream's.
+    const v6 = encodeEvents(LIFECYCLES, aiSdkStreamEncoder()) as { type: string; toolCallId?: string }[];
+    expect(chunks.filter((c) => c.toolCallId !== 'p2' && c.approvalId !== 'p2')).toEqual(v6.filter((c) => c.toolCallId !== 'p2'));
   });
 });

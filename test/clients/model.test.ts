@@ -2,8 +2,11 @@
 // what stays raw JSON, and the clashes it refuses. The real schema's output is covered by the
 // round trips (scripts/clients-roundtrip.ts) and the drift check.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers/corpus.js';
 import { buildClientModel } from '../../codegen/client-model.js';
-import { goFieldName } from '../../codegen/gen-go.js';
+import { genGo, goFieldName, sharedFields } from '../../codegen/gen-go.js';
 
 const doc = (defs: Record<string, unknown>) => ({ $defs: defs });
 
@@ -54,6 +57,27 @@ describe('client model', () => {
     expect(() => buildClientModel(doc({
       U: { type: 'object', discriminator: { propertyName: 't' }, oneOf: [{ type: 'object', properties: { u: { type: 'string' } } }] },
     }))).toThrow(/U: a variant has no const "t"/);
+  });
+
+  it('finds the keys every variant of a union declares alike, for the Go shared accessors', () => {
+    const parts = buildClientModel(doc({
+      A: { type: 'object', additionalProperties: false, required: ['t', 'id', 'n'], properties: { t: { const: 'a', type: 'string' }, id: { type: 'string' }, n: { type: 'integer' }, m: { type: 'string' } } },
+      B: { type: 'object', additionalProperties: false, required: ['t', 'id', 'n'], properties: { t: { const: 'b', type: 'string' }, id: { type: 'string' }, n: { type: 'string' }, m: { type: 'string' } } },
+      C: { type: 'object', additionalProperties: false, required: ['t', 'id', 'm'], properties: { t: { const: 'c', type: 'string' }, id: { type: 'string' }, n: { type: 'integer' }, m: { type: 'string' } } },
+      U: { type: 'object', discriminator: { propertyName: 't' }, oneOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/B' }, { $ref: '#/$defs/C' }] },
+    }));
+    // n differs in type between A and B, m in required-ness between A and C: only id is shared.
+    expect(sharedFields(parts, 'U').map((f) => f.json)).toEqual(['id']);
+    expect(() => sharedFields(parts, 'A')).toThrow(/A is not a tagged union/);
+    // The real schema: the part keys, so the Part accessors cover them.
+    const real = buildClientModel(JSON.parse(readFileSync(join(REPO_ROOT, 'schema/toolnorm.schema.json'), 'utf8')));
+    expect(sharedFields(real, 'NormalizedToolPart').map((f) => f.json)).toEqual(['id', 'name', 'kind', 'title', 'input', 'timing', 'metadata']);
+    const go = genGo(real);
+    for (const variant of ['StartedToolPart', 'RunningToolPart', 'CompleteToolPart', 'ErrorToolPart']) {
+      expect(go).toContain(`func (v *${variant}) ID() string { return v.PartFields.ID }`);
+      expect(go).toMatch(new RegExp(`func \\(v \\*${variant}\\) State\\(\\) ToolState \\{ return ToolState\\w+ \\}`));
+    }
+    expect(go).toContain('type Part = NormalizedToolPartVariant');
   });
 
   it('gives Go field names the usual initialisms', () => {

@@ -20,8 +20,8 @@ const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 describe('codegen', () => {
   it('is idempotent: regenerating in memory reproduces every committed file byte for byte', async () => {
     const files = await generateAll();
-    expect(files.size).toBe(7);
-    expect([...files.keys()]).toEqual(expect.arrayContaining(['clients/go/types_gen.go', 'clients/python/toolnorm_client/models.py']));
+    expect(files.size).toBe(8);
+    expect([...files.keys()]).toEqual(expect.arrayContaining(['clients/go/types_gen.go', 'clients/python/toolnorm_client/models.py', 'clients/python/toolnorm_client/toolnorm.schema.json']));
     for (const [path, content] of files) expect(readFileSync(join(REPO_ROOT, path), 'utf8'), path).toBe(content);
   });
 

@@ -148,6 +148,13 @@ describe.skipIf(!available)('OpenTelemetry spans of subagent recordings', () => 
     const r = checkSpans(spans, c.sessions);
     if (children >= 0) expect(r.children).toBe(children);
     expect(spans.every((s) => attr(s, 'toolnorm.provider') === provider)).toBe(true);
+    // gen_ai.provider.name: the agent's vendor; OpenCode's only where the recording names the model's
+    // provider (its task call names the child session's model, here the capture's scripted "mock").
+    for (const s of spans.filter((x) => attr(x, 'gen_ai.operation.name') === 'invoke_agent')) {
+      const expected = provider === 'claude' ? 'anthropic' : provider === 'codex' ? 'openai' : s.parentSpanId !== undefined ? 'mock' : undefined;
+      expect(attr(s, 'gen_ai.provider.name'), s.name).toBe(expected);
+    }
+    expect(spans.filter((x) => attr(x, 'gen_ai.provider.name') !== undefined).length).toBeGreaterThan(0);
     // Parts without times are reported, one diagnostic each, not given invented ones.
     const untimed = c.parts.filter((p) => !timed(p)).map((p) => p.id).sort();
     expect(diagnostics.filter((d) => d.code === 'otel_untimed_part').map((d) => d.partId).sort()).toEqual(untimed);

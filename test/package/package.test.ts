@@ -141,6 +141,14 @@ describe('the packed tarball', () => {
     expect(manifest.peerDependenciesMeta?.['better-sqlite3']?.optional).toBe(true);
     const list = run('tar', ['-tzf', tarball], work).split('\n');
     expect(list).toContain(`package/${manifest.bin.toolnorm}`);
+    // Every subpath has its CommonJS door (attw's node16 profile fails a require that resolves to ESM).
+    const doors = Object.entries(pkg.exports as Record<string, string | { require?: { types: string; default: string } }>)
+      .filter(([, t]) => typeof t === 'object')
+      .flatMap(([k, t]) => {
+        const r = (t as { require?: { types: string; default: string } }).require;
+        return r ? [r.types, r.default].filter((f) => !list.includes(`package/${f.replace(/^\.\//, '')}`)).map((f) => `${k}: ${f}`) : [`${k}: no require condition`];
+      });
+    expect(doors).toEqual([]);
   });
 
   it('imports at run time only its dependencies, its optional drivers and Node built-ins', () => {
@@ -342,5 +350,49 @@ describe('installed with --omit=dev and the optional drivers', () => {
     const js = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'consumer.ts', sampleSession()], { cwd: dir, encoding: 'utf8' });
     expect(js.stderr).toBe('');
     expect(js.stdout).toMatch(/^parts \d+, live updates \d+, frames \d+, ui \d+, ai-sdk \d+$/m);
+  });
+});
+
+describe('installed with only TypeScript beside it: the OTLP writer needs no OpenTelemetry package', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = consumer('otlp-only', ['--omit=optional', '--ignore-scripts'], { typescript: pkg.devDependencies.typescript! });
+  }, 600_000);
+
+  /** tsc --strict, without skipLibCheck and with no @types, on one file of this consumer. */
+  function compile(file: string, code: string) {
+    writeFileSync(join(dir, file), code);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, skipLibCheck: false, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: [], exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true },
+      files: [file],
+    }));
+    const r = spawnSync(process.execPath, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+    return { out: r.stdout + r.stderr, status: r.status };
+  }
+
+  it('has neither @opentelemetry/api nor any other @opentelemetry package', () => {
+    expect(existsSync(join(dir, 'node_modules', 'typescript', 'package.json'))).toBe(true);
+    expect(existsSync(join(dir, 'node_modules', '@opentelemetry'))).toBe(false);
+  });
+
+  it('compiles a consumer of toolnorm/otel/otlp, and of toolnorm/otel, under strict without skipLibCheck', () => {
+    const otlp = compile('otlp.ts', [
+      "import { OtlpEncoder, otlpEncoder, toolSpanOf, type ExportTraceServiceRequest } from 'toolnorm/otel/otlp';",
+      'const lines: ExportTraceServiceRequest[] = [];',
+      'const enc = new OtlpEncoder({ output: (r) => lines.push(r as ExportTraceServiceRequest), diagnostic: () => {} });',
+      "enc.final('s', { id: 'p', name: 'Read', kind: 'file_read', title: 'Reading a', input: {}, state: 'complete', timing: { startedAt: 1, completedAt: 2 } });",
+      'enc.end();',
+      "export const out: [number, unknown, unknown] = [lines.length, otlpEncoder(), toolSpanOf];",
+      '',
+    ].join('\n'));
+    expect(otlp.out).toBe('');
+    expect(otlp.status).toBe(0);
+    // The whole module too: recordToolSpans' types are its own, so they need no API either.
+    const full = compile('full.ts', "import { recordToolSpans, type OtelTracer } from 'toolnorm/otel';\nexport const f: (t: OtelTracer) => Promise<unknown> = (t) => recordToolSpans(t, []);\n");
+    expect(full.out).toBe('');
+    expect(full.status).toBe(0);
+    // Not vacuous: a type error in the same setup is reported.
+    const bad = compile('bad.ts', "import { otlpEncoder } from 'toolnorm/otel/otlp';\nexport const n: number = otlpEncoder;\n");
+    expect(bad.out).toMatch(/TS2322/);
   });
 });

@@ -32,12 +32,13 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launch(): Promise<Browser> {
+/** `extraArgs`: e.g. a `--host-resolver-rules` that maps a test name to loopback (never a real lookup). */
+export async function launch(extraArgs: readonly string[] = []): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'toolnorm-view-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
     viewport: { width: 1400, height: 800 },
   });
   const requests: Request[] = [];

@@ -125,7 +125,7 @@ describe.runIf(chromiumAvailable())('toolnorm view --serve --follow', () => {
 
     await page.close();
     server.kill('SIGINT');
-    expect(await exited(server)).toBe(0);
+    expect(await exited(server)).toBe(130);
     await serverErr.next(/^toolnorm view: stopped$/);
   });
 });

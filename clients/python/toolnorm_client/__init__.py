@@ -8,13 +8,24 @@ from ._runtime import UNSET, ContractError, Unset
 from .models import *  # noqa: F401,F403
 from .models import DEFINITIONS, from_json, to_json
 
-_SCHEMA_PATH = Path(__file__).resolve().parents[3] / "schema" / "toolnorm.schema.json"
+# The schema travels inside the package (codegen writes a copy beside models.py, and
+# pyproject.toml ships it as package data), so a copied or installed package finds it without
+# the repository.
+SCHEMA_FILE = "toolnorm.schema.json"
 _validators: Dict[str, Any] = {}
 
 
+def _packaged_schema_text() -> str:
+    try:
+        from importlib.resources import files  # Python 3.9+; also reads from a zip
+    except ImportError:  # Python 3.8
+        return (Path(__file__).resolve().parent / SCHEMA_FILE).read_text(encoding="utf-8")
+    return files(__name__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+
+
 def load_schema(path: Optional[Path] = None) -> Dict[str, Any]:
-    """The contract document; by default the one in this repository."""
-    return json.loads((path or _SCHEMA_PATH).read_text())
+    """The contract document: the one shipped in this package, or the file at path."""
+    return json.loads(Path(path).read_text(encoding="utf-8") if path else _packaged_schema_text())
 
 
 def validation_errors(definition: str, value: Any, schema: Optional[Dict[str, Any]] = None) -> List[str]:

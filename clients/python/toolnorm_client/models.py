@@ -189,6 +189,11 @@ class AnsiStripStep:
         out: Dict[str, Any] = dict(self._CONSTS)
         return out
 
+    @property
+    def type(self) -> Literal["ansi_strip"]:
+        """The "type" key: always "ansi_strip" for a AnsiStripStep."""
+        return "ansi_strip"
+
 
 @dataclass
 class CollapseRepeatsStep:
@@ -212,6 +217,11 @@ class CollapseRepeatsStep:
         if self.min_run is not UNSET:
             out["minRun"] = self.min_run
         return out
+
+    @property
+    def type(self) -> Literal["collapse_repeats"]:
+        """The "type" key: always "collapse_repeats" for a CollapseRepeatsStep."""
+        return "collapse_repeats"
 
 
 @dataclass
@@ -242,6 +252,11 @@ class JsonSummaryStep:
             out["maxStringLength"] = self.max_string_length
         return out
 
+    @property
+    def type(self) -> Literal["json_summary"]:
+        """The "type" key: always "json_summary" for a JsonSummaryStep."""
+        return "json_summary"
+
 
 @dataclass
 class HeadTailStep:
@@ -266,6 +281,11 @@ class HeadTailStep:
             out["headRatio"] = self.head_ratio
         return out
 
+    @property
+    def type(self) -> Literal["head_tail"]:
+        """The "type" key: always "head_tail" for a HeadTailStep."""
+        return "head_tail"
+
 
 @dataclass
 class HeadStep:
@@ -285,6 +305,11 @@ class HeadStep:
         out: Dict[str, Any] = dict(self._CONSTS)
         return out
 
+    @property
+    def type(self) -> Literal["head"]:
+        """The "type" key: always "head" for a HeadStep."""
+        return "head"
+
 
 @dataclass
 class TailStep:
@@ -303,6 +328,11 @@ class TailStep:
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = dict(self._CONSTS)
         return out
+
+    @property
+    def type(self) -> Literal["tail"]:
+        """The "type" key: always "tail" for a TailStep."""
+        return "tail"
 
 
 @dataclass
@@ -1084,6 +1114,11 @@ class TextBlock:
         out["text"] = self.text
         return out
 
+    @property
+    def type(self) -> Literal["text"]:
+        """The "type" key: always "text" for a TextBlock."""
+        return "text"
+
 
 @dataclass
 class ImageBlock:
@@ -1115,6 +1150,11 @@ class ImageBlock:
         if self.sha256 is not UNSET:
             out["sha256"] = self.sha256
         return out
+
+    @property
+    def type(self) -> Literal["image"]:
+        """The "type" key: always "image" for a ImageBlock."""
+        return "image"
 
 
 @dataclass
@@ -1148,6 +1188,11 @@ class ResourceBlock:
         if self.text is not UNSET:
             out["text"] = self.text
         return out
+
+    @property
+    def type(self) -> Literal["resource"]:
+        """The "type" key: always "resource" for a ResourceBlock."""
+        return "resource"
 
 
 OutputBlock = Union["TextBlock", "ImageBlock", "ResourceBlock"]
@@ -1253,6 +1298,11 @@ class StartedToolPart:
             out["metadata"] = self.metadata.to_json()
         return out
 
+    @property
+    def state(self) -> Literal["started"]:
+        """The "state" key: always "started" for a StartedToolPart."""
+        return "started"
+
 
 @dataclass
 class RunningToolPart:
@@ -1302,6 +1352,11 @@ class RunningToolPart:
         if self.metadata is not UNSET:
             out["metadata"] = self.metadata.to_json()
         return out
+
+    @property
+    def state(self) -> Literal["running"]:
+        """The "state" key: always "running" for a RunningToolPart."""
+        return "running"
 
 
 @dataclass
@@ -1358,6 +1413,11 @@ class CompleteToolPart:
             out["output"] = self.output
         return out
 
+    @property
+    def state(self) -> Literal["complete"]:
+        """The "state" key: always "complete" for a CompleteToolPart."""
+        return "complete"
+
 
 @dataclass
 class ErrorToolPart:
@@ -1412,6 +1472,11 @@ class ErrorToolPart:
             out["metadata"] = self.metadata.to_json()
         out["error"] = self.error.to_json()
         return out
+
+    @property
+    def state(self) -> Literal["error"]:
+        """The "state" key: always "error" for a ErrorToolPart."""
+        return "error"
 
 
 NormalizedToolPart = Union["StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart"]
@@ -1529,6 +1594,11 @@ class ToolStartedEvent:
             out["metadata"] = self.metadata.to_json()
         return out
 
+    @property
+    def type(self) -> Literal["tool.started"]:
+        """The "type" key: always "tool.started" for a ToolStartedEvent."""
+        return "tool.started"
+
 
 @dataclass
 class ToolInputDeltaEvent:
@@ -1574,6 +1644,11 @@ class ToolInputDeltaEvent:
         out["source"] = self.source.to_json()
         out["delta"] = self.delta
         return out
+
+    @property
+    def type(self) -> Literal["tool.input.delta"]:
+        """The "type" key: always "tool.input.delta" for a ToolInputDeltaEvent."""
+        return "tool.input.delta"
 
 
 @dataclass
@@ -1642,6 +1717,11 @@ class ToolUpdatedEvent:
             out["metadata"] = self.metadata.to_json()
         return out
 
+    @property
+    def type(self) -> Literal["tool.updated"]:
+        """The "type" key: always "tool.updated" for a ToolUpdatedEvent."""
+        return "tool.updated"
+
 
 @dataclass
 class ToolProgressEvent:
@@ -1705,6 +1785,11 @@ class ToolProgressEvent:
             out["metadata"] = self.metadata.to_json()
         return out
 
+    @property
+    def type(self) -> Literal["tool.progress"]:
+        """The "type" key: always "tool.progress" for a ToolProgressEvent."""
+        return "tool.progress"
+
 
 @dataclass
 class ToolCompletedEvent:
@@ -1761,6 +1846,11 @@ class ToolCompletedEvent:
             out["metadata"] = self.metadata.to_json()
         return out
 
+    @property
+    def type(self) -> Literal["tool.completed"]:
+        """The "type" key: always "tool.completed" for a ToolCompletedEvent."""
+        return "tool.completed"
+
 
 @dataclass
 class ToolFailedEvent:
@@ -1815,6 +1905,11 @@ class ToolFailedEvent:
             out["metadata"] = self.metadata.to_json()
         return out
 
+    @property
+    def type(self) -> Literal["tool.failed"]:
+        """The "type" key: always "tool.failed" for a ToolFailedEvent."""
+        return "tool.failed"
+
 
 @dataclass
 class ToolOutputCompressedEvent:
@@ -1866,6 +1961,11 @@ class ToolOutputCompressedEvent:
         out["compression"] = self.compression.to_json()
         return out
 
+    @property
+    def type(self) -> Literal["tool.output.compressed"]:
+        """The "type" key: always "tool.output.compressed" for a ToolOutputCompressedEvent."""
+        return "tool.output.compressed"
+
 
 @dataclass
 class ToolFileMutatedEvent:
@@ -1911,6 +2011,11 @@ class ToolFileMutatedEvent:
         out["mutation"] = self.mutation.to_json()
         return out
 
+    @property
+    def type(self) -> Literal["tool.file.mutated"]:
+        """The "type" key: always "tool.file.mutated" for a ToolFileMutatedEvent."""
+        return "tool.file.mutated"
+
 
 @dataclass
 class ToolPolicyAssessedEvent:
@@ -1955,6 +2060,11 @@ class ToolPolicyAssessedEvent:
         out["source"] = self.source.to_json()
         out["assessment"] = self.assessment.to_json()
         return out
+
+    @property
+    def type(self) -> Literal["tool.policy.assessed"]:
+        """The "type" key: always "tool.policy.assessed" for a ToolPolicyAssessedEvent."""
+        return "tool.policy.assessed"
 
 
 ToolEvent = Union["ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent"]
@@ -2084,6 +2194,11 @@ class AcpTextContent:
             out["_meta"] = rt.encode(self.meta)
         return out
 
+    @property
+    def type(self) -> Literal["text"]:
+        """The "type" key: always "text" for a AcpTextContent."""
+        return "text"
+
 
 @dataclass
 class AcpImageContent:
@@ -2120,6 +2235,11 @@ class AcpImageContent:
         if self.meta is not UNSET:
             out["_meta"] = rt.encode(self.meta)
         return out
+
+    @property
+    def type(self) -> Literal["image"]:
+        """The "type" key: always "image" for a AcpImageContent."""
+        return "image"
 
 
 @dataclass
@@ -2162,6 +2282,11 @@ class AcpResourceLink:
         if self.meta is not UNSET:
             out["_meta"] = rt.encode(self.meta)
         return out
+
+    @property
+    def type(self) -> Literal["resource_link"]:
+        """The "type" key: always "resource_link" for a AcpResourceLink."""
+        return "resource_link"
 
 
 AcpToolCallContent = Union["AcpContent", "AcpDiff", "AcpTerminal"]
@@ -2207,6 +2332,11 @@ class AcpContent:
             out["_meta"] = rt.encode(self.meta)
         return out
 
+    @property
+    def type(self) -> Literal["content"]:
+        """The "type" key: always "content" for a AcpContent."""
+        return "content"
+
 
 @dataclass
 class AcpDiff:
@@ -2244,6 +2374,11 @@ class AcpDiff:
             out["_meta"] = rt.encode(self.meta)
         return out
 
+    @property
+    def type(self) -> Literal["diff"]:
+        """The "type" key: always "diff" for a AcpDiff."""
+        return "diff"
+
 
 @dataclass
 class AcpTerminal:
@@ -2271,6 +2406,11 @@ class AcpTerminal:
         if self.meta is not UNSET:
             out["_meta"] = rt.encode(self.meta)
         return out
+
+    @property
+    def type(self) -> Literal["terminal"]:
+        """The "type" key: always "terminal" for a AcpTerminal."""
+        return "terminal"
 
 
 @dataclass
@@ -2471,6 +2611,11 @@ class AcpToolCall:
         out["_meta"] = self.meta.to_json()
         return out
 
+    @property
+    def session_update(self) -> Literal["tool_call"]:
+        """The "sessionUpdate" key: always "tool_call" for a AcpToolCall."""
+        return "tool_call"
+
 
 @dataclass
 class AcpMeta:
@@ -2561,6 +2706,11 @@ class AcpToolCallUpdate:
         if self.meta is not UNSET:
             out["_meta"] = self.meta.to_json()
         return out
+
+    @property
+    def session_update(self) -> Literal["tool_call_update"]:
+        """The "sessionUpdate" key: always "tool_call_update" for a AcpToolCallUpdate."""
+        return "tool_call_update"
 
 
 @dataclass

@@ -12,6 +12,7 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'normalize', summary: 'turn Claude Code, Codex, OpenCode or ACP recordings into parts, events, ACP frames or UI parts', load: async () => (await import('./normalize.js')).normalizeCommand },
+  { name: 'record', summary: 'run an agent CLI, keep its raw output byte for byte, and normalize it live to stdout and/or a store', load: async () => (await import('./record.js')).recordCommand },
   { name: 'exec', summary: 'run a built-in tool (bash, file_read, file_write, file_edit, file_copy, web_fetch) under a policy, as a normalized part', load: async () => (await import('./exec.js')).execCommand },
   { name: 'compress', summary: 'compress one tool output (file or stdin) to a byte, token or line budget; stats on stderr', load: async () => (await import('./compress.js')).compressCommand },
   { name: 'replay', summary: 'rebuild a stored session and print it as parts, events, ACP frames or UI parts', load: async () => (await import('./replay.js')).replayCommand },

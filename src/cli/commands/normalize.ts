@@ -1,11 +1,12 @@
 import { join, resolve } from 'node:path';
-import { ADAPTERS, ADAPTER_IDS, adapterById, detectAdapter } from '../../adapters/registry.js';
+import { ADAPTERS, ADAPTER_IDS, adapterById } from '../../adapters/registry.js';
 import type { AdapterDefinition } from '../../adapters/types.js';
 import { NormalizePipeline, type OutputFormat } from '../../pipeline/normalize.js';
-import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../../pipeline/lines.js';
-import { OutputError, outputFailure, safeWrite } from '../output-errors.js';
-import { StoreError } from '../../store/errors.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../../pipeline/lines.js';
+import { outputFailure, safeWrite } from '../output-errors.js';
 import { resolveInputs, type Input } from '../inputs.js';
+import { runNormalize } from '../normalize-run.js';
+import { watchInterrupts } from '../interrupts.js';
 import { LineWriter } from '../writer.js';
 import { progressBar } from '../progress.js';
 import { UsageError, type Command } from './types.js';
@@ -58,26 +59,21 @@ ${ENCODER_USAGE}
 
 Parts are printed once each, in their final state: a part is printed when it has been final for
 a while (64 events), and parts still open at the end of input are printed last.
+Live input (a pipe, a FIFO, a socket, a terminal; not a regular file): each record is written as
+soon as the input waits for its next line, and --store commits at least every 250 ms, so a
+follower (\`replay --follow\`, \`view --serve --follow\`) sees the session as it runs (docs/live.md).
+SIGINT, SIGTERM or SIGHUP: the line being read is finished, what it produced is written (parts
+still open with their last state), the store's pending batch is committed and --summary printed;
+then exit 130, 143 or 129. A second signal exits at once.
 Exit: 0; 1 when a named input is unreadable or no known format, the store fails, output cannot be
 written (e.g. a full disk) or --strict finds diagnostics; 2 on bad usage; 141 when the reader of
-stdout goes away (e.g. | head), quietly, as for SIGPIPE.`;
+stdout goes away (e.g. | head), quietly, as for SIGPIPE; 129, 130, 143 after a signal.`;
 
 function fixedAdapter(from: string): AdapterDefinition | undefined {
   if (from === 'auto') return undefined;
   const a = adapterById(from);
   if (!a) throw new UsageError(`unknown --from "${from}"; expected auto or one of ${ADAPTER_IDS.join(', ')}`);
   return a;
-}
-
-/**
- * The format of one input from its first non-empty lines; when they are the whole input and no
- * line alone says, from the lines read as one JSON document (a pretty-printed `.meta.json`).
- */
-function detect(sample: string[], whole: boolean, file: string): AdapterDefinition | undefined {
-  const found = detectAdapter({ lines: sample, file });
-  if (found) return found.adapter;
-  if (whole && sample.length > 1) return detectAdapter({ lines: [sample.join('\n')], file })?.adapter;
-  return undefined;
 }
 
 const SIZE = /^(\d+)\s*(k|ki|kib|m|mi|mib|g|gi|gib)?$/i;
@@ -186,101 +182,35 @@ export const normalizeCommand: Command = {
     });
     const total = inputs.reduce((n, i) => n + (i.size ?? 0), 0);
     const bar = progressBar(io.stderr, total);
-    /** An input named on the command line could not be read or its format told. */
-    let failedInput = false;
-    const pump = async () => {
-      if (out.pending >= 64 * 1024) await out.flush();
-      if (err.pending) await err.flush(true);
-      if (store?.due()) await store.flush();
-    };
+    const interrupts = watchInterrupts();
     try {
-      for (const input of inputs) {
-        let lines: AsyncGenerator<Line>;
-        const shown = input.name === '-' ? 'stdin' : input.name;
-        try {
-          lines = readLines(input.open(), bar ? (n) => bar.add(n) : undefined, { maxLineBytes });
-        } catch (e) {
-          io.stderr.write(`toolnorm normalize: cannot read ${shown}: ${(e as Error).message}\n`);
-          failedInput = true;
-          continue;
-        }
-        const buffered: Line[] = [];
-        // The format of each input (each file, and stdin as one stream) from its first non-empty
-        // lines, which are then replayed into the adapter. `break` inside for-await would close
-        // the generator and lose the rest of the file, so the sample is pulled with next().
-        // Files found in a directory are checked even under --from: one no format knows (a
-        // README, a script) is skipped with one diagnostic instead of one per line.
-        let adapter = fixed;
-        try {
-          if (!fixed || input.inDirectory) {
-            const sample: string[] = [];
-            let whole = false;
-            while (sample.length < 20) {
-              const r = await lines.next();
-              if (r.done) { whole = true; break; }
-              buffered.push(r.value);
-              if (r.value.text.trim()) sample.push(r.value.text);
-            }
-            const found = sample.length ? detect(sample, whole, input.name) : fixed ?? pipeline.definition;
-            if (!found) {
-              // Read to the end, only counting: every line of the input is in the account
-              // (`inputLines`), these as lines covered by the one diagnostic.
-              let skipped = buffered.length;
-              if (!whole) for await (const _ of lines) skipped++;
-              if (!input.inDirectory) failedInput = true;
-              pipeline.reportSkipped(skipped, {
-                severity: input.inDirectory ? 'warning' : 'error',
-                code: 'not_a_recording',
-                message: `${shown} was skipped (${skipped} line${skipped === 1 ? '' : 's'}): its first lines are no format toolnorm reads (${ADAPTER_IDS.join(', ')})${input.inDirectory ? '' : '; pass --from to read it as one'}`,
-                // A source names a provider, and this input has none (under --from, the forced one).
-                ...(fixed ? { source: { provider: fixed.provider, ...(input.name !== '-' ? { file: input.name } : {}) } } : {}),
-              });
-              await pump();
-              continue;
-            }
-            adapter ??= found;
-          }
-        } catch (e) {
-          if (e instanceof OutputError || e instanceof StoreError) throw e;
-          io.stderr.write(`toolnorm normalize: cannot read ${shown}: ${(e as Error).message}\n`);
-          failedInput = true;
-          continue;
-        }
+      const run = await runNormalize({
+        inputs,
+        pipeline,
+        out,
+        err,
+        stderr: io.stderr,
+        command: 'normalize',
+        store,
+        fixed,
+        maxLineBytes,
+        signal: interrupts.signal,
+        ...(bar ? { onBytes: (n: number) => bar.add(n) } : {}),
         // OpenCode run JSON names neither its MCP servers nor its directory: the config and
         // exports beside the recordings do. The options, when given, win. Read once, before the
         // OpenCode adapter is made (it takes its options when created).
-        if (adapter!.id === 'opencode' && !neighboursRead) {
-          neighboursRead = true;
-          pipeline.configureAdapter('opencode', await opencodeNeighbours());
-        }
-        pipeline.useAdapter(adapter!);
-        const name = inputs.length > 1 || input.name !== '-' ? input.name : undefined;
-        pipeline.beginFile(input.name);
-        const feed = async (l: Line) => {
-          const pos = { line: l.line, offset: l.offset, ...(name !== undefined ? { file: name } : {}) };
-          if (l.tooLarge !== undefined) pipeline.lineTooLarge(l.tooLarge, maxLineBytes, pos);
-          else pipeline.line(l.text, pos);
-          await pump();
-        };
-        try {
-          for (const l of buffered) await feed(l);
-          for await (const l of lines) await feed(l);
-        } catch (e) {
-          // Failures of our own output or the store are theirs, never "cannot read" the input.
-          if (e instanceof OutputError || e instanceof StoreError) throw e;
-          io.stderr.write(`toolnorm normalize: cannot read ${shown}: ${(e as Error).message}\n`);
-          failedInput = true;
-        }
-        pipeline.endFile(input.name);
-      }
-      const summary = pipeline.end();
-      await store?.flush();
-      await out.close();
-      await err.close();
+        beforeAdapter: async (adapter) => {
+          if (adapter.id === 'opencode' && !neighboursRead) {
+            neighboursRead = true;
+            pipeline.configureAdapter('opencode', await opencodeNeighbours());
+          }
+        },
+      });
       bar?.done();
-      if (v.summary) io.stderr.write(`${JSON.stringify(summary)}\n`);
-      if (failedInput) return 1;
-      return v.strict && summary.diagnostics > 0 ? 1 : 0;
+      if (v.summary) io.stderr.write(`${JSON.stringify(run.summary)}\n`);
+      if (run.stopped || interrupts.received) return interrupts.exitCode(1);
+      if (run.failedInput) return 1;
+      return v.strict && run.summary.diagnostics > 0 ? 1 : 0;
     } catch (e) {
       if (e instanceof UsageError) throw e;
       const failed = outputFailure(e, 'normalize', io.stderr);
@@ -290,6 +220,7 @@ export const normalizeCommand: Command = {
       safeWrite(io.stderr, `toolnorm normalize: ${(e as Error).message}\n`);
       return 1;
     } finally {
+      interrupts.dispose();
       try {
         await store?.close();
       } catch (e) {

@@ -14,6 +14,7 @@ import { ENCODED_FORMAT_NAMES, ENCODER_OPTIONS, ENCODER_USAGE, isEncodedFormat, 
 import { encodeFinalParts } from '../../pipeline/encoder.js';
 import { outputFailure, safeWrite } from '../output-errors.js';
 import { storeError } from '../../store/errors.js';
+import { watchInterrupts } from '../interrupts.js';
 
 const FORMATS = ['parts', 'events', 'acp', 'ui', ...ENCODED_FORMAT_NAMES] as const;
 type Format = (typeof FORMATS)[number];
@@ -31,14 +32,16 @@ Options:
   --to T              output: ${FORMATS.join(' | ')} (default parts)
   --to-seq N          stop at this seq: the session as it was then
   --from-seq N        with --to events: first seq to print (default 1)
-  --follow            with --to events: keep printing events as they are appended, until interrupted
+  --follow            with --to events: keep printing events as they are appended, until a signal
   --output full|compressed   show compressed summaries where they exist (default full)
   --ui-states legacy|canonical   UI state names (default legacy)
 ${ENCODER_USAGE}
   --quiet             do not print diagnostics
 The store is opened read-only: a read-only file or directory is fine.
 Exit: 0, 1 when the store cannot be read or has no such session (the message names the store and
-the cause), or output cannot be written, 2 on bad usage, 141 when the reader of stdout goes away.`;
+the cause), or output cannot be written, 2 on bad usage, 141 when the reader of stdout goes away;
+130, 143 or 129 after SIGINT, SIGTERM or SIGHUP (what was read is printed first; --follow ends
+cleanly; a second signal exits at once).`;
 
 function seqOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -91,6 +94,9 @@ export const replayCommand: Command = {
     const out = new LineWriter(io.stdout);
     const err = new LineWriter(io.stderr, 0, 'stderr');
     const sessionId = v.session;
+    // A stop signal ends the replay after the event being printed; what was read is written out.
+    const interrupts = watchInterrupts();
+    const stop = interrupts.signal;
     try {
       const head = await store.head(sessionId);
       if (head === 0 && !v.follow) {
@@ -98,7 +104,7 @@ export const replayCommand: Command = {
         return 1;
       }
       if (to === 'events') {
-        await printEvents(store, sessionId, out, { fromSeq, toSeq, follow: v.follow });
+        await printEvents(store, sessionId, out, { fromSeq, toSeq, follow: v.follow, signal: stop });
       } else {
         const repo = new ToolRepository(store);
         // Only read here, then dropped: the replay's in-place state needs no persistent copy.
@@ -112,7 +118,7 @@ export const replayCommand: Command = {
       }
       await out.close();
       await err.close();
-      return 0;
+      return interrupts.exitCode(0);
     } catch (e) {
       const failed = outputFailure(e, 'replay', io.stderr);
       if (failed !== undefined) return failed;
@@ -120,31 +126,24 @@ export const replayCommand: Command = {
       safeWrite(io.stderr, `toolnorm replay: ${storeError(label, e).message}\n`);
       return 1;
     } finally {
+      interrupts.dispose();
       await store.close();
     }
   },
 };
 
-async function printEvents(store: EventStore, sessionId: string, out: LineWriter, o: { fromSeq?: number; toSeq?: number; follow: boolean }): Promise<void> {
+async function printEvents(store: EventStore, sessionId: string, out: LineWriter, o: { fromSeq?: number; toSeq?: number; follow: boolean; signal: AbortSignal }): Promise<void> {
   if (!o.follow) {
     for await (const e of store.read(sessionId, { fromSeq: o.fromSeq, toSeq: o.toSeq })) {
       out.json(e);
       await out.flush();
+      if (o.signal.aborted) break;
     }
     return;
   }
-  // Until interrupted: SIGINT/SIGTERM end the follow cleanly, so what was read is all printed.
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    for await (const e of followSession(store, sessionId, { fromSeq: o.fromSeq, untilSeq: o.toSeq, signal: stop.signal })) {
-      out.json(e);
-      await out.flush(true);
-    }
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+  // Until interrupted: each event is written as it comes, and a stop signal ends the follow cleanly.
+  for await (const e of followSession(store, sessionId, { fromSeq: o.fromSeq, untilSeq: o.toSeq, signal: o.signal })) {
+    out.json(e);
+    await out.flush(true);
   }
 }

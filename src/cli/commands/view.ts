@@ -2,6 +2,8 @@
 // The viewer itself (src/view) is loaded only when this command runs.
 import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
+import { PassThrough, type Readable } from 'node:stream';
+import { watchInterrupts } from '../interrupts.js';
 
 const USAGE = `Usage: toolnorm view [options] FILE...|-
        toolnorm view --store URL --session ID [options]
@@ -25,7 +27,9 @@ Options:
   --follow            with --serve and --session: stream parts appended to the store into the
                       open page (server-sent events) until Ctrl-C
 
-Exit: 0, 1 when an input or the store cannot be read, 2 on bad usage.`;
+Exit: 0, 1 when an input or the store cannot be read, 2 on bad usage; 130, 143 or 129 after
+SIGINT, SIGTERM or SIGHUP (a page being written is finished first, one from stdin with what was
+read until the signal; a second signal exits at once).`;
 
 export const viewCommand: Command = {
   name: 'view',
@@ -62,14 +66,11 @@ export const viewCommand: Command = {
       if (!/^\d+$/.test(v.port) || port > 65535) throw new UsageError(`--port must be 0..65535, got "${v.port}"`);
     }
     const { runView } = await import('../../view/index.js');
-    const stop = new AbortController();
-    const onSignal = () => stop.abort();
-    if (v.serve) {
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-    }
+    // SIGINT, SIGTERM, SIGHUP: --serve stops serving; a page being written is finished first.
+    // Either way the exit code then says which signal it was.
+    const interrupts = watchInterrupts();
     try {
-      return await runView({
+      const code = await runView({
         files: parsed.positionals,
         store: v.store,
         session: v.session,
@@ -80,11 +81,28 @@ export const viewCommand: Command = {
         serve: v.serve!,
         follow: v.follow!,
         port,
-        signal: stop.signal,
-      }, io);
+        signal: interrupts.signal,
+      }, { ...io, stdin: cutAtSignal(io.stdin, parsed.positionals.includes('-'), interrupts.signal) });
+      return interrupts.exitCode(code);
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      interrupts.dispose();
     }
   },
 };
+
+/**
+ * A page made from stdin (an agent still writing into the pipe) is cut at a stop signal: the viewer
+ * reads stdin through a stream that ends there, so the page shows everything read until then
+ * instead of waiting for the pipe to close.
+ */
+function cutAtSignal(stdin: Readable, used: boolean, signal: AbortSignal): Readable {
+  if (!used) return stdin;
+  const cut = new PassThrough();
+  stdin.pipe(cut);
+  signal.addEventListener('abort', () => {
+    stdin.unpipe(cut);
+    stdin.pause();
+    cut.end();
+  }, { once: true });
+  return cut;
+}

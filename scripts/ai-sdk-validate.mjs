@@ -77,6 +77,8 @@ async function readBack(chunks) {
 }
 
 const plain = (v) => JSON.parse(JSON.stringify(v));
+/** JSON with object keys sorted, so equal values compare equal whatever order their keys came in. */
+const canonical = (v) => JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
 const failures = [];
 let checked = 0;
 let parts = 0;
@@ -98,7 +100,7 @@ for (const file of recordings()) {
       const r = await safeValidateUIMessages({ messages: [{ id: 'm', role: 'assistant', parts: [part] }] });
       if (!r.success) failures.push(`${rel}: ${form} part ${part.toolCallId}: ${String(r.error).slice(0, 300)}`);
       // The validator drops keys it does not know: what it returns must be the whole part.
-      else if (JSON.stringify(plain(r.data[0].parts[0])) !== JSON.stringify(part)) failures.push(`${rel}: ${form} part ${part.toolCallId} has keys ai@${aiVersion} does not know`);
+      else if (canonical(plain(r.data[0].parts[0])) !== canonical(part)) failures.push(`${rel}: ${form} part ${part.toolCallId} has keys ai@${aiVersion} does not know`);
     }
   }
   if (stream.error) {
@@ -122,10 +124,10 @@ for (const file of recordings()) {
       if (part.state === 'output-denied') {
         // The CLI streams the AI SDK 6 form, which both majors read: a denial arrives as the error
         // it also is (docs/outputs.md#ai-sdk-7), with the same call and input.
-        if (got?.state !== 'output-error' || JSON.stringify(got.input) !== JSON.stringify(part.input)) failures.push(`${rel}: streamed denial ${part.toolCallId} is not an output-error of the same input: ${JSON.stringify(got).slice(0, 200)}`);
+        if (got?.state !== 'output-error' || canonical(got.input) !== canonical(part.input)) failures.push(`${rel}: streamed denial ${part.toolCallId} is not an output-error of the same input: ${JSON.stringify(got).slice(0, 200)}`);
         continue;
       }
-      if (JSON.stringify(got) !== JSON.stringify(part)) failures.push(`${rel}: streamed part ${part.toolCallId} differs from --to ai-sdk: ${JSON.stringify(got).slice(0, 200)}`);
+      if (canonical(got) !== canonical(part)) failures.push(`${rel}: streamed part ${part.toolCallId} differs from --to ai-sdk: ${JSON.stringify(got).slice(0, 200)}`);
     }
     // What an app storing useChat messages does: the rebuilt message validates again.
     if (message) {

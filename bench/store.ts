@@ -2,7 +2,7 @@
 // Batched append and replay throughput of the durable stores, as medians of interleaved rounds,
 // each next to baselines measured in the same round (the machine is shared, so only same-run
 // ratios are comparable between runs):
-// - raw better-sqlite3: one prepared single-row INSERT per event of the same, already serialized
+// - raw SQLite (the engine's own statements): one prepared single-row INSERT per event of the same, already serialized
 //   rows into the same table, one transaction per batch: what the store's append costs without
 //   validation, serialization and the concurrency check;
 // - JSON.parse of the same event lines: the floor of any replay that decodes what it reads.
@@ -13,7 +13,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
+// The raw baseline runs on the same SQLite engine as the store (TOOLNORM_SQLITE_ENGINE, else
+// node:sqlite on Node >= 22.13 and better-sqlite3 on Node 20): run the bench under each Node to compare them.
+import Database from '../test/store/raw-sqlite.js';
+import { sqliteEngine } from '../src/store/sqlite-driver.js';
 import pg from 'pg';
 import type { ToolEvent } from '../src/contract/index.js';
 import type { EventStore } from '../src/store/types.js';
@@ -91,7 +94,7 @@ async function replayToParts(store: EventStore, input: Input): Promise<void> {
   if (parts.length !== Math.ceil(input.events / EVENTS_PER_PART)) throw new Error(`replayed ${parts.length} parts from ${input.events} events`);
 }
 
-/** The store's own events table, filled by plain better-sqlite3 statements. */
+/** The store's own events table, filled by plain statements of the same engine. */
 function rawSqliteInsert(path: string, input: Input, batch: number): number {
   new SqliteEventStore(path).close();
   const db = new Database(path);
@@ -198,7 +201,7 @@ export async function run(args: string[]): Promise<void> {
   const rows = batches.flat().map(eventRow);
   const input: Input = { session, batches, rows, bodies: rows.map((r) => r.body), events };
   const bytes = input.bodies.reduce((n, b) => n + b.length, 0);
-  console.log(`store bench: ${events.toLocaleString('en-US')} events (${Math.round(bytes / events)} bytes of JSON each on average, ${EVENTS_PER_PART} events per part) appended in batches of ${batch}, read back and replayed to parts; ${rounds} interleaved rounds; Node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}`);
+  console.log(`store bench: ${events.toLocaleString('en-US')} events (${Math.round(bytes / events)} bytes of JSON each on average, ${EVENTS_PER_PART} events per part) appended in batches of ${batch}, read back and replayed to parts; ${rounds} interleaved rounds; Node ${process.version}, SQLite engine ${sqliteEngine()}, ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)}`);
 
   let pgUrl: string | undefined;
   let pgNote: string | undefined;
@@ -239,7 +242,7 @@ export async function run(args: string[]): Promise<void> {
       keep('JSON.parse of the event lines', parseAll(input));
       keep('contract validation of the events', validateAll(input));
       keep('serialization of the events', stringifyAll(input));
-      keep('raw better-sqlite3 insert', rawSqliteInsert(join(dir, `raw-${r}.db`), input, batch));
+      keep('raw SQLite insert', rawSqliteInsert(join(dir, `raw-${r}.db`), input, batch));
       rmSync(join(dir, `raw-${r}.db`), { force: true });
       if (stores.has('sqlite')) {
         const path = join(dir, `store-${r}.db`);
@@ -282,7 +285,7 @@ export async function run(args: string[]): Promise<void> {
     if (pgUrl) await pgAdmin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
   }
 
-  const baselineOf = (name: string) => (/append/.test(name) ? 'raw better-sqlite3 insert' : /read|replay/.test(name) ? 'JSON.parse of the event lines' : undefined);
+  const baselineOf = (name: string) => (/append/.test(name) ? 'raw SQLite insert' : /read|replay/.test(name) ? 'JSON.parse of the event lines' : undefined);
   // Per CPU-second of this process: less sensitive to other processes than wall time, and for
   // PostgreSQL only the client's share (the server's CPU is not counted).
   const header = ['measure', 'median', 'range', 'ratio to same-round baseline (median, range)', 'per CPU-second (median)'];

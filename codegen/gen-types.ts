@@ -1,5 +1,24 @@
 import { compile } from 'json-schema-to-typescript';
+import { TOOL_ERROR_CODES } from '../schema/src/error.js';
 import { HEADER } from './header.js';
+
+/**
+ * Open string fields whose well-known values are worth a type: `name | (string & {})` keeps any
+ * string assignable (the schema allows it) while editors complete and narrow the known ones.
+ */
+const KNOWN_VALUES: { def: string; property: string; type: string; values: readonly string[] }[] = [
+  { def: 'ToolError', property: 'code', type: 'ToolErrorCode', values: TOOL_ERROR_CODES },
+];
+
+function markKnownValues(doc: Record<string, unknown>): string[] {
+  const defs = doc.$defs as Record<string, { properties?: Record<string, Record<string, unknown>> }>;
+  return KNOWN_VALUES.map(({ def, property, type, values }) => {
+    const prop = defs[def]?.properties?.[property];
+    if (!prop || prop.type !== 'string') throw new Error(`gen-types: ${def}.${property} is not a string property of the schema`);
+    prop.tsType = `${type} | (string & {})`;
+    return `/** The well-known values of \`${def}.${property}\` (any other non-empty string is allowed). */\nexport type ${type} = ${values.map((v) => `'${v}'`).join(' | ')};\n`;
+  });
+}
 
 const ANNOTATIONS = new Set(['description', 'title', '$comment', 'default', 'examples']);
 
@@ -46,6 +65,7 @@ function forTypeScript(doc: Record<string, unknown>): Record<string, unknown> {
 export async function genTypes(doc: Record<string, unknown>): Promise<string> {
   const copy = forTypeScript(doc);
   markUnknowns(copy);
+  const known = markKnownValues(copy);
   const ts = await compile(copy as never, 'ToolnormContract', {
     bannerComment: '',
     unreachableDefinitions: true,
@@ -57,5 +77,5 @@ export async function genTypes(doc: Record<string, unknown>): Promise<string> {
     // Tuples from minItems would make the TS type stricter than TypeBox's Static (and the validator).
     ignoreMinAndMaxItems: true,
   });
-  return `${HEADER}/* eslint-disable */\n${ts}`;
+  return `${HEADER}/* eslint-disable */\n${known.join('')}${ts}`;
 }

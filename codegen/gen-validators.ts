@@ -13,7 +13,9 @@ const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).d
 export function ajvFor(doc: Record<string, unknown>, source = false) {
   const ajv = new Ajv2019({
     strict: true,
-    allErrors: false,
+    // Every problem, not only the first: a ContractError then lists each path that is wrong, so a
+    // producer fixes them in one round. Valid data takes the same path either way.
+    allErrors: true,
     discriminator: true,
     validateFormats: false,
     // Every length rule in the contract is `minLength: 1`, where UTF-16 and code-point counts
@@ -71,6 +73,54 @@ function withPositionalContext(code: string): string {
   return out;
 }
 
+/** The tag values of every `discriminator` in the schema: tag name → the sets of values one discriminator allows. */
+function discriminatorValues(doc: unknown): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  const defs = (doc as { $defs?: Record<string, unknown> }).$defs ?? {};
+  const resolve = (s: unknown): Record<string, unknown> => {
+    const ref = (s as { $ref?: string }).$ref;
+    return (ref?.startsWith('#/$defs/') ? resolve(defs[ref.slice(8)]) : s) as Record<string, unknown>;
+  };
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) return x.forEach(walk);
+    if (!x || typeof x !== 'object') return;
+    const o = x as Record<string, unknown>;
+    const d = o.discriminator as { propertyName?: string } | undefined;
+    if (d?.propertyName && Array.isArray(o.oneOf)) {
+      const values = o.oneOf.flatMap((branch) => {
+        const prop = (resolve(branch).properties as Record<string, { const?: string; enum?: string[] }> | undefined)?.[d.propertyName!];
+        return prop?.const !== undefined ? [prop.const] : prop?.enum ?? [];
+      });
+      found.set(`${d.propertyName}\u0000${[...values].sort().join('\u0000')}`, new Set(values));
+    }
+    for (const v of Object.values(o)) walk(v);
+  };
+  walk(doc);
+  return found;
+}
+
+/**
+ * ajv reports a discriminator tag outside the mapping as `value of tag "state" must be in oneOf`,
+ * which names neither the allowed values nor where to find them. Each such error is rewritten to
+ * list them (`must be one of: pending, running, complete, error`) and to carry them as
+ * `params.allowedValues`, like an `enum` error. The values are read from the code's own
+ * `tagN === "value"` branches before the error, and must be a discriminator's values in the schema.
+ */
+function withDiscriminatorValues(code: string, doc: unknown): string {
+  const known = new Set(discriminatorValues(doc).keys());
+  const error = /params:\{error: "mapping", tag: "(\w+)", tagValue: (tag\d+)\},message:"value of tag \\"\1\\" must be in oneOf"/g;
+  let rewritten = 0;
+  const out = code.replace(error, (_m: string, tag: string, v: string, at: number) => {
+    const start = code.lastIndexOf(`const ${v} = `, at);
+    const values = [...new Set([...code.slice(start, at).matchAll(new RegExp(`\\b${v} === ("(?:[^"\\\\]|\\\\.)*")`, 'g'))].map((m) => JSON.parse(m[1]!) as string))];
+    if (start < 0 || !known.has(`${tag}\u0000${[...values].sort().join('\u0000')}`)) throw new Error(`gen-validators: the discriminator "${tag}" branches read from the code (${values.join(', ')}) are no discriminator of the schema`);
+    rewritten++;
+    return `params:{error: "mapping", tag: "${tag}", tagValue: ${v}, allowedValues: ${JSON.stringify(values)}},message:${JSON.stringify(`value of tag "${tag}" must be one of: ${values.join(', ')}`)}`;
+  });
+  if (/must be in oneOf/.test(out) || rewritten === 0) throw new Error('gen-validators: a discriminator error in a form withDiscriminatorValues does not rewrite');
+  return out;
+}
+
 export function genValidators(doc: Record<string, unknown>, entries: readonly string[]): { js: string; dts: string } {
   const ajv = ajvFor(doc, true);
   const id = doc.$id as string;
@@ -84,6 +134,7 @@ export function genValidators(doc: Record<string, unknown>, entries: readonly st
     return `const ${name} = __interop(__ns${n++})`;
   });
   code = code.replace(/^"use strict";/, '');
+  code = withDiscriminatorValues(code, doc);
   code = withKeySets(code);
   code = withPositionalContext(code);
   if (code.includes('require(')) throw new Error('gen-validators: a require() call survived the ESM rewrite');

@@ -5,8 +5,8 @@
 // dependencies, or optional and loaded on demand); nothing is minified, so stack traces and class
 // names stay readable.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -20,10 +20,11 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 mkdirSync(join(out, 'generated'), { recursive: true });
 copyFileSync(join(root, 'generated/validators.d.ts'), join(out, 'generated/validators.d.ts'));
 
-// Every JavaScript file the package exports, plus the CLI's bin.
+// Every JavaScript file the package exports, plus the CLI (which bin/toolnorm.js runs).
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const targets = new Set([pkg.bin.toolnorm]);
-for (const t of Object.values(pkg.exports)) if (typeof t === 'object' && t.default.endsWith('.js')) targets.add(t.default);
+const CLI = 'dist/src/cli/main.js';
+const targets = new Set([CLI]);
+for (const t of Object.values(pkg.exports)) if (typeof t === 'object' && t.default.endsWith('.js')) targets.add(t.default.replace(/^\.\//, ''));
 const entryPoints = [...targets].map((t) => {
   const rel = t.replace(/^\.\//, '').replace(/^dist\//, '').replace(/\.js$/, '.ts');
   return join(root, rel);
@@ -42,4 +43,15 @@ await build({
   logLevel: 'warning',
   legalComments: 'none',
 });
-chmodSync(join(out, pkg.bin.toolnorm.replace(/^(\.\/)?dist\//, '')), 0o755);
+chmodSync(join(out, CLI.replace(/^dist\//, '')), 0o755);
+
+// CommonJS doors for `require('toolnorm/…')`: each re-exports the ESM entry, which Node >= 20.19
+// loads with require(esm), so there is one module instance either way. They exist so a `require`
+// resolution finds CommonJS-format files (.cjs, .d.cts) instead of an ESM file, which
+// @arethetypeswrong/cli's node16 profile reports as CJSResolvesToESM.
+for (const t of Object.values(pkg.exports)) {
+  if (typeof t !== 'object' || !t.require) continue;
+  const base = basename(t.default);
+  writeFileSync(join(out, t.require.default.replace(/^\.\/dist\//, '')), `'use strict';\nmodule.exports = require('./${base}');\n`);
+  writeFileSync(join(out, t.require.types.replace(/^\.\/dist\//, '')), `export * from './${base}';\n`);
+}

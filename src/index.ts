@@ -17,7 +17,7 @@ export { ToolRepository, type RepositoryOptions } from './events/repository.js';
 export { applyMetadataBudget, DEFAULT_METADATA_LIMIT } from './events/budget.js';
 export { MemoryEventStore } from './store/memory.js';
 export { ConcurrencyError, InvalidEventError, type EventStore, type StoredEvent, type AppendResult, type SessionInfo, type Snapshot, type ReadOptions } from './store/types.js';
-export { ADAPTERS, adapterById, detectAdapter } from './adapters/registry.js';
+export { ADAPTERS, adapterById, detectAdapter, isProviderId, type ProviderId } from './adapters/registry.js';
 export type { Adapter, AdapterDefinition, AdapterId, AdapterOptions, AdapterSink, InputPosition } from './adapters/types.js';
 export { registerMcpTitle, mcpTitle, mcpKind } from './adapters/shared/mcp.js';
 export { collect, collectValues, type Collected, type InputFile } from './pipeline/collect.js';

@@ -88,8 +88,8 @@ type ToolError struct {
 	Message string `json:"message"`
 
 	// Machine-readable reason. Well-known values: denied (policy or user), cancelled, interrupted,
-	// timeout, exit_nonzero, not_found, invalid_input, unknown_tool, tool_error. Other values are
-	// allowed.
+	// timeout, exit_nonzero, not_found, invalid_input, invalid_output, unknown_tool, tool_error. Other
+	// values are allowed.
 	Code *string `json:"code,omitempty"`
 
 	// Structured failure detail, for example a ValidationResult or the provider's raw error object.

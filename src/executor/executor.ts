@@ -26,7 +26,7 @@ import { SessionRecorder } from './recorder.js';
 import type { ToolRegistry } from './registry.js';
 import { VALID } from './schema.js';
 import { isInside, realPrefix } from './tool-path.js';
-import type { SessionView, Tool, ToolContext, ToolResult } from './types.js';
+import { executionResult, type ExecutionResult, type SessionView, type Tool, type ToolContext, type ToolResult } from './types.js';
 
 export interface ToolExecutorOptions {
   registry: ToolRegistry;
@@ -62,15 +62,7 @@ export interface ToolRequest {
   timeoutMs?: number;
 }
 
-export interface ExecutionResult {
-  readonly part: NormalizedToolPart;
-  readonly status: ToolInvocationStatus;
-  readonly invocation: ToolInvocationRecord;
-  /** This call's events as stored (seq set), in order. */
-  readonly events: StoredEvent[];
-  /** Problems around the call that are not its outcome (e.g. a failing compressor). */
-  readonly diagnostics: Diagnostic[];
-}
+export type { ExecutionResult, ExecutionSuccess, ExecutionFailure } from './types.js';
 
 /** The store refused an event, so the call's history would be incomplete. */
 export class ExecutorRecordError extends Error {
@@ -353,7 +345,7 @@ export class ToolExecutor {
     const late: Diagnostic[] = call.lateUpdates
       ? [{ severity: 'warning', code: 'late_progress', message: `${call.lateUpdates} progress update(s) arrived after the call ended and are not in its events`, source: { provider: 'executor' }, partId: call.partId }]
       : [];
-    return { part: projectPart(record), status: invocation.status, invocation, events, diagnostics: [...diagnosticsOf(state), ...late, ...extra] };
+    return executionResult(projectPart(record), invocation, events, [...diagnosticsOf(state), ...late, ...extra]);
   }
 }
 

@@ -4,7 +4,7 @@ export type {
 } from './types.js';
 export { success, failure, isFileAffecting } from './types.js';
 export { ToolRegistry, ToolRegistrationError } from './registry.js';
-export { ToolExecutor, ExecutorRecordError, type ToolExecutorOptions, type ToolRequest, type ExecutionResult } from './executor.js';
+export { ToolExecutor, ExecutorRecordError, type ToolExecutorOptions, type ToolRequest, type ExecutionResult, type ExecutionSuccess, type ExecutionFailure } from './executor.js';
 export { TIER_ORDER, TIER_MEANING, tierAllows, tierRank, isTier } from './tiers.js';
 export { ToolPath, resolveToolPath, lexicalPath, realPrefix, isInside, PATH_MAX, NAME_MAX, type PathResolution, type PathBase } from './tool-path.js';
 export { resolvePolicy, DEFAULT_MAX_TIER, type PolicyInput, type SessionPolicy, type CommandRule, type HostRule, type CommandPolicy, type NetworkPolicy, type FilePolicy, type SandboxPolicy } from './policy.js';

@@ -1,7 +1,8 @@
 // The tool contract (core-tools spec: Tool, FileAffectingTool, ToolResult). Tools are plain
 // objects: the registry holds instances, the executor never creates one, and a renamed copy
 // (`{...tool, name}`) is an ordinary tool, which is how the "gates ignore names" test is built.
-import type { FileMutationRecord, ParamRole, Tier, ToolError, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
+import type { CompleteToolPart, Diagnostic, ErrorToolPart, FileMutationRecord, NormalizedToolPart, ParamRole, Tier, ToolError, ToolInvocationRecord, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
+import type { StoredEvent } from '../store/types.js';
 import type { ToolOutput } from '../present/output.js';
 import type { SessionPolicy } from './policy.js';
 
@@ -109,4 +110,37 @@ export interface FileAffectingTool<I = any> extends Tool<I> {
 
 export function isFileAffecting(tool: Tool): tool is FileAffectingTool {
   return typeof (tool as Partial<FileAffectingTool>).affectedPaths === 'function';
+}
+
+/** What the executor reports for one call, narrowed by `ok` or by `part.state`. */
+export type ExecutionResult = ExecutionSuccess | ExecutionFailure;
+
+interface ExecutionCommon {
+  readonly invocation: ToolInvocationRecord;
+  /** This call's events as stored (seq set), in order. */
+  readonly events: StoredEvent[];
+  /** Problems around the call that are not its outcome (e.g. a failing compressor). */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** The tool ran and succeeded: the part is complete (it has its output). */
+export interface ExecutionSuccess extends ExecutionCommon {
+  readonly ok: true;
+  readonly part: CompleteToolPart;
+  readonly status: 'succeeded';
+}
+
+/** The call was denied, failed, timed out or was cancelled: the part is an error (it has `error.code`). */
+export interface ExecutionFailure extends ExecutionCommon {
+  readonly ok: false;
+  readonly part: ErrorToolPart;
+  readonly status: 'failed' | 'denied';
+}
+
+/** @internal The result of a finished call; its part cannot still be started or running. */
+export function executionResult(part: NormalizedToolPart, invocation: ToolInvocationRecord, events: StoredEvent[], diagnostics: Diagnostic[]): ExecutionResult {
+  const status = invocation.status;
+  if (part.state === 'complete' && status === 'succeeded') return { ok: true, part, status, invocation, events, diagnostics };
+  if (part.state === 'error' && (status === 'failed' || status === 'denied')) return { ok: false, part, status, invocation, events, diagnostics };
+  throw new Error(`the call ${part.id} ended with its part ${part.state} and its invocation ${status}`);
 }

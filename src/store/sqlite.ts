@@ -4,8 +4,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type Database from 'better-sqlite3';
-import { loadDriver } from './driver.js';
+import { openSqlite, sqliteEngine, type SqliteDb, type SqliteEngine } from './sqlite-driver.js';
 import type { ToolEvent } from '../contract/index.js';
 import { pendingMigrations, type Migration } from './migrations.js';
 import { batchedEvents } from './batches.js';
@@ -15,6 +14,7 @@ import { ConcurrencyError, type AppendResult, type EventStore, type ReadOptions,
 import { assertAppendable } from './validate.js';
 
 export { DEFAULT_SQLITE_PATH } from './url.js';
+export type { SqliteEngine } from './sqlite-driver.js';
 
 export interface SqliteStoreOptions {
   /** Create the file and its directory when missing (default true). */
@@ -35,6 +35,12 @@ export interface SqliteStoreOptions {
    * `-shm` index is read from a private copy of the file (and its `-wal`), made at open.
    */
   readOnly?: boolean;
+  /**
+   * The SQLite engine: `node:sqlite` (built into Node 22.13+), `better-sqlite3` (the optional
+   * peer, the Node 20 path) or `auto` (default, or `TOOLNORM_SQLITE_ENGINE`): node:sqlite where the
+   * runtime has it. Both write the same file format.
+   */
+  engine?: SqliteEngine | 'auto';
 }
 
 /** Rows per multi-row INSERT. */
@@ -45,13 +51,7 @@ interface StreamRow {
   head: number;
 }
 
-type Db = Database.Database;
-
-let Driver: typeof Database | undefined;
-/** better-sqlite3, loaded on first use: an optional dependency (MissingDriverError when absent). */
-function driver(): typeof Database {
-  return (Driver ??= loadDriver<typeof Database>('better-sqlite3'));
-}
+type Db = SqliteDb;
 
 /** @internal Applies pending migrations in one IMMEDIATE transaction, so concurrent openers apply each once. */
 export function migrateSqlite(db: Db, migrations: readonly Migration[], where: string): number {
@@ -75,8 +75,10 @@ export function migrateSqlite(db: Db, migrations: readonly Migration[], where: s
 }
 
 export class SqliteEventStore implements EventStore {
-  /** @internal The better-sqlite3 handle (its types are not part of toolnorm's public API). */
+  /** @internal The connection (better-sqlite3's, or node:sqlite's wrapped to the same surface). */
   readonly db: Db;
+  /** The SQLite engine this store runs on. */
+  readonly engine: SqliteEngine;
   readonly schemaVersion: number;
   /** The private copy a read-only store is read from, when the original could not be opened in place. */
   private readonly copyDir: string | undefined;
@@ -85,8 +87,9 @@ export class SqliteEventStore implements EventStore {
   private readonly appendTx;
 
   constructor(readonly path: string, options: SqliteStoreOptions = {}) {
+    this.engine = sqliteEngine(options.engine);
     if (options.readOnly) {
-      const { db, copy } = openReadOnly(path, options.busyTimeoutMs ?? 10_000);
+      const { db, copy } = openReadOnly(this.engine, path, options.busyTimeoutMs ?? 10_000);
       this.db = db;
       this.copyDir = copy;
       try {
@@ -149,7 +152,7 @@ export class SqliteEventStore implements EventStore {
       if (!create && !existsSync(path)) throw new Error(`no event store at ${path}`);
       if (create) mkdirSync(dirname(path), { recursive: true });
     }
-    const db = new (driver())(path, { fileMustExist: !create, timeout: options.busyTimeoutMs ?? 10_000 });
+    const db = openSqlite(this.engine, path, { fileMustExist: !create, timeout: options.busyTimeoutMs ?? 10_000 });
     try {
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
@@ -259,10 +262,10 @@ export class SqliteEventStore implements EventStore {
 /** SQLite's answers when a WAL-mode file cannot be read in place because its `-shm` cannot be made. */
 const NEEDS_COPY = /^SQLITE_(READONLY_DIRECTORY|READONLY_CANTINIT|READONLY_CANTLOCK|CANTOPEN\w*)$/;
 
-function openReadOnly(path: string, timeout: number): { db: Db; copy?: string } {
+function openReadOnly(engine: SqliteEngine, path: string, timeout: number): { db: Db; copy?: string } {
   if (path !== ':memory:' && !existsSync(path)) throw new Error(`no event store at ${path}`);
   try {
-    const db = new (driver())(path, { readonly: true, fileMustExist: true, timeout });
+    const db = openSqlite(engine, path, { readonly: true, fileMustExist: true, timeout });
     try {
       db.prepare('SELECT count(*) FROM sqlite_master').get();
       return { db };
@@ -279,7 +282,7 @@ function openReadOnly(path: string, timeout: number): { db: Db; copy?: string } 
     const copy = join(dir, basename(path));
     copyFileSync(path, copy);
     if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
-    const db = new (driver())(copy, { readonly: true, fileMustExist: true, timeout });
+    const db = openSqlite(engine, copy, { readonly: true, fileMustExist: true, timeout });
     return { db, copy: dir };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });

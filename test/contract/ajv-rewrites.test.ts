@@ -64,10 +64,16 @@ function samples(): { entry: EntryPoint; value: Json; from: string }[] {
   return out;
 }
 
-/** What a failed validation reports first, in the fields a caller reads. */
+/**
+ * What a failed validation reports first, in the fields a caller reads. The generated code adds
+ * `allowedValues` to a discriminator error on purpose (codegen's withDiscriminatorValues; checked
+ * in errors.test.ts), so that one added field is left out of the comparison.
+ */
 const firstError = (errors: unknown): string => {
-  const e = (errors as { instancePath: string; schemaPath: string; keyword: string; params: unknown }[] | null | undefined)?.[0];
-  return e ? JSON.stringify([e.instancePath, e.schemaPath, e.keyword, e.params]) : 'none';
+  const e = (errors as { instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown> }[] | null | undefined)?.[0];
+  if (!e) return 'none';
+  const { allowedValues: _added, ...params } = e.params;
+  return JSON.stringify([e.instancePath, e.schemaPath, e.keyword, e.keyword === 'discriminator' ? params : e.params]);
 };
 
 describe('generated validators, rewritten', () => {

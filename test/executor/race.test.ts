@@ -79,7 +79,6 @@ function insideContents(root: string): string {
 
 const outcome = (r: ExecutionResult) => {
   if (r.part.state === 'complete') return 'completed';
-  if (r.part.state !== 'error') return r.part.state;
   const details = r.part.error.details as { reason?: string } | undefined;
   return `${r.part.error.code}${details?.reason ? `:${details.reason}` : ''}`;
 };

@@ -45,7 +45,7 @@ async function bash(ws: string, command: string, call: Call = {}) {
 }
 
 const expectRan = (r: Awaited<ReturnType<typeof bash>>['r']) => {
-  if (r.part.state !== 'complete') throw new Error(`bash did not complete: ${JSON.stringify(r.part.state === 'error' ? r.part.error : r.part.state)}`);
+  if (r.part.state !== 'complete') throw new Error(`bash did not complete: ${JSON.stringify(r.part.error)}`);
 };
 
 describe.skipIf(!haveBwrap)('bash snapshot: modes, links and renames', () => {

@@ -104,6 +104,7 @@ beforeAll(() => {
   for (const f of ['package.json', 'README.md', 'LICENSE']) copyFileSync(join(REPO_ROOT, f), join(stage, f));
   copyFileSync(join(REPO_ROOT, 'schema', 'toolnorm.schema.json'), join(stage, 'schema', 'toolnorm.schema.json'));
   cpSync(join(REPO_ROOT, 'fixtures', 'demo'), join(stage, 'fixtures', 'demo'), { recursive: true });
+  cpSync(join(REPO_ROOT, 'bin'), join(stage, 'bin'), { recursive: true });
   run(process.execPath, [join(REPO_ROOT, 'scripts', 'build.mjs'), '--out', join(stage, 'dist')], REPO_ROOT);
   const out = run('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--json', '--loglevel=error'], stage);
   tarball = join(work, (JSON.parse(out) as { filename: string }[])[0]!.filename);
@@ -129,6 +130,27 @@ describe('the packed tarball', () => {
     expect(list.filter((f) => /^package\/(src|test|bench|codegen)\//.test(f))).toEqual([]);
   });
 
+  it('runs nothing at install: no install-time script in the manifest, the build is prepack', () => {
+    const manifest = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json'], work)) as { scripts?: Record<string, string>; bin: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+    // npm runs these in every consumer's install (and npm 11 warns about each package that has one).
+    const INSTALL_TIME = ['preinstall', 'install', 'postinstall', 'prepare'];
+    expect(INSTALL_TIME.filter((k) => manifest.scripts?.[k])).toEqual([]);
+    expect(manifest.scripts?.prepack).toBe('npm run build');
+    // The native SQLite driver is an optional peer: npm never installs (or compiles) it by itself.
+    expect(Object.keys(manifest.optionalDependencies ?? {})).not.toContain('better-sqlite3');
+    expect(manifest.peerDependenciesMeta?.['better-sqlite3']?.optional).toBe(true);
+    const list = run('tar', ['-tzf', tarball], work).split('\n');
+    expect(list).toContain(`package/${manifest.bin.toolnorm}`);
+    // Every subpath has its CommonJS door (attw's node16 profile fails a require that resolves to ESM).
+    const doors = Object.entries(pkg.exports as Record<string, string | { require?: { types: string; default: string } }>)
+      .filter(([, t]) => typeof t === 'object')
+      .flatMap(([k, t]) => {
+        const r = (t as { require?: { types: string; default: string } }).require;
+        return r ? [r.types, r.default].filter((f) => !list.includes(`package/${f.replace(/^\.\//, '')}`)).map((f) => `${k}: ${f}`) : [`${k}: no require condition`];
+      });
+    expect(doors).toEqual([]);
+  });
+
   it('imports at run time only its dependencies, its optional drivers and Node built-ins', () => {
     const extracted = join(work, 'extracted');
     mkdirSync(extracted);
@@ -138,6 +160,61 @@ describe('the packed tarball', () => {
     const bad = [...runtimeImports(join(extracted, 'package', 'dist'))].filter(([name]) => !allowed.has(name));
     // A devDependency imported at run time crashes every user's install (it was @sinclair/typebox).
     expect(bad.map(([name, files]) => `${name} (${pkg.devDependencies[name] ? 'a devDependency' : 'not a dependency'}) in ${files.slice(0, 3).join(', ')}`)).toEqual([]);
+  });
+});
+
+/** Packages in an installed tree that run an install script, and native addons (.node files) anywhere in it. */
+function nativeParts(dir: string): string[] {
+  const lock = JSON.parse(readFileSync(join(dir, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+  const scripted = Object.entries(lock.packages).filter(([, e]) => e.hasInstallScript).map(([k]) => `${k} (install script)`);
+  const addons: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name.endsWith('.node')) addons.push(relative(dir, join(d, e.name)));
+    }
+  };
+  walk(join(dir, 'node_modules'));
+  return [...scripted, ...addons];
+}
+
+const NODE_SQLITE = (() => {
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  return major > 22 || (major === 22 && minor >= 13);
+})();
+
+describe('installed with --omit=dev, as `npm install toolnorm` does (scripts allowed)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = consumer('default', []);
+  }, 600_000);
+
+  it('builds nothing native and runs no install script', () => {
+    expect(existsSync(join(dir, 'node_modules', 'toolnorm', 'package.json'))).toBe(true);
+    expect(existsSync(join(dir, 'node_modules', 'better-sqlite3'))).toBe(false);
+    expect(nativeParts(dir)).toEqual([]);
+  });
+
+  it.runIf(NODE_SQLITE)(`on Node ${process.versions.node}, the SQLite store runs on node:sqlite with nothing else installed`, () => {
+    const direct = cliRun(dir, ['normalize', sampleSession()]);
+    const stored = cliRun(dir, ['normalize', sampleSession(), '--store', 'sqlite:db/events.db']);
+    expect(stored.stderr).toBe('');
+    expect(stored.status).toBe(0);
+    expect(stored.stdout).toBe(direct.stdout);
+    const lib = node(dir, `import { SqliteEventStore } from 'toolnorm/store'; const s = new SqliteEventStore('db/events.db', { create: false }); console.log(s.engine, (await s.sessions()).length); await s.close();`);
+    expect(lib.stderr).toBe('');
+    expect(lib.stdout.trim()).toMatch(/^node:sqlite [1-9]\d*$/);
+  });
+
+  it.runIf(!NODE_SQLITE)(`on Node ${process.versions.node}, opening a SQLite store is one clear line naming better-sqlite3`, () => {
+    const lib = node(dir, `import { openStore } from 'toolnorm/store'; try { await openStore('sqlite:db/events.db'); console.log('opened'); } catch (e) { console.log(e.name + ': ' + e.message); }`);
+    expect(lib.stdout.trim()).toMatch(/^MissingDriverError: the SQLite event store needs the optional package better-sqlite3, which is not installed: run `npm install better-sqlite3@12`$/);
+    const cli = cliRun(dir, ['normalize', sampleSession(), '--store', 'sqlite:db/events.db']);
+    expect(cli.status).not.toBe(0);
+    const errLines = cli.stderr.trim().split('\n');
+    expect(errLines).toHaveLength(1);
+    expect(errLines[0]).toMatch(/better-sqlite3/);
+    expect(cli.stderr).not.toMatch(/\n\s+at /);
   });
 });
 
@@ -175,12 +252,17 @@ describe('installed with --omit=dev --omit=optional --ignore-scripts (no native 
   it('the core does not load the stores, the executor, the compressor or the CLI', () => {
     // A loader hook lists every file of the package a process evaluates; what `import 'toolnorm'`
     // loads must hold none of the heavy parts, which `import 'toolnorm/<part>'` does load.
-    writeFileSync(join(dir, 'hooks.mjs'), `export async function load(url, ctx, next) { if (url.includes('/node_modules/toolnorm/')) process.stderr.write('LOADED ' + url + '\\n'); return next(url, ctx); }`);
+    // The hook appends to a file, synchronously: from Node 22 on, hooks run on their own thread,
+    // whose stderr writes can still be in flight when a short process exits.
+    writeFileSync(join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs'; export async function load(url, ctx, next) { if (url.includes('/node_modules/toolnorm/')) appendFileSync(process.env.LOADED_LOG, url + '\\n'); return next(url, ctx); }`);
     writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(new URL('./hooks.mjs', import.meta.url));`);
+    let n = 0;
     const loaded = (spec: string) => {
-      const r = spawnSync(process.execPath, ['--import', './register.mjs', '--input-type=module', '-e', `await import('${spec}')`], { cwd: dir, encoding: 'utf8' });
+      const log = join(dir, `loaded-${n++}.txt`);
+      writeFileSync(log, '');
+      const r = spawnSync(process.execPath, ['--import', './register.mjs', '--input-type=module', '-e', `await import('${spec}')`], { cwd: dir, encoding: 'utf8', env: { ...process.env, LOADED_LOG: log } });
       expect(r.status, r.stderr).toBe(0);
-      return [...r.stderr.matchAll(/^LOADED (file:\S+)$/gm)].map((m) => readFileSync(new URL(m[1]!), 'utf8')).join('\n');
+      return readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')).map((u) => readFileSync(new URL(u), 'utf8')).join('\n');
     };
     const MARKERS: Record<string, RegExp> = {
       'toolnorm/store': /\b(class SqliteEventStore|SqliteEventStore = class)\b/,
@@ -214,17 +296,10 @@ describe('installed with --omit=dev --omit=optional --ignore-scripts (no native 
     expect(part.error.message).toMatch(/@ericcornelissen\/bash-parser/);
   });
 
-  it('opening a SQLite store without its driver is one clear line naming the package', () => {
-    const lib = node(dir, `import { openStore } from 'toolnorm/store'; try { await openStore('sqlite:db/events.db'); console.log('opened'); } catch (e) { console.log(e.name + ': ' + e.message); }`);
-    expect(lib.stdout.trim()).toMatch(/^MissingDriverError: the SQLite event store needs the optional package better-sqlite3, which is not installed: run `npm install better-sqlite3@12`$/);
+  it('opening a store without its driver is one clear line naming the package', () => {
+    // (SQLite without better-sqlite3: the default install's tests, on either engine.)
     const pg = node(dir, `import { openStore } from 'toolnorm/store'; try { await openStore('postgres://127.0.0.1:1/x'); } catch (e) { console.log(e.name + ': ' + e.message); }`);
     expect(pg.stdout.trim()).toMatch(/^MissingDriverError: the PostgreSQL event store needs the optional package pg/);
-    const cli = cliRun(dir, ['normalize', sampleSession(), '--store', 'sqlite:db/events.db']);
-    expect(cli.status).not.toBe(0);
-    const errLines = cli.stderr.trim().split('\n');
-    expect(errLines).toHaveLength(1);
-    expect(errLines[0]).toMatch(/better-sqlite3/);
-    expect(cli.stderr).not.toMatch(/\n\s+at /);
   });
 });
 
@@ -234,7 +309,8 @@ describe('installed with --omit=dev and the optional drivers', () => {
     // --ignore-scripts skips better-sqlite3's native compile (minutes here); the binding this
     // checkout's `npm ci` already compiled for this Node is copied in instead. Everything else
     // is the real install of the packed tarball.
-    dir = consumer('full', ['--ignore-scripts'], { '@types/node': pkg.devDependencies['@types/node']!, '@opentelemetry/api': pkg.devDependencies['@opentelemetry/api']! });
+    // better-sqlite3 is an optional peer: a Node 20 user who wants the SQLite store installs it.
+    dir = consumer('full', ['--ignore-scripts'], { '@types/node': pkg.devDependencies['@types/node']!, '@opentelemetry/api': pkg.devDependencies['@opentelemetry/api']!, 'better-sqlite3': pkg.devDependencies['better-sqlite3']! });
     cpSync(join(REPO_ROOT, 'node_modules', 'better-sqlite3', 'build'), join(dir, 'node_modules', 'better-sqlite3', 'build'), { recursive: true });
   }, 600_000);
 
@@ -250,6 +326,12 @@ describe('installed with --omit=dev and the optional drivers', () => {
     const sessions = cliRun(dir, ['sessions', '--store', 'sqlite:db/events.db']);
     expect(sessions.status).toBe(0);
     expect(sessions.stdout.trim().split('\n').length).toBeGreaterThan(0);
+  });
+
+  it('its declarations name no driver: a consumer needs no @types for a driver it does not use', () => {
+    const dts = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? dts(join(d, e.name)) : /\.d\.c?ts$/.test(e.name) ? [join(d, e.name)] : []));
+    const naming = dts(join(dir, 'node_modules', 'toolnorm', 'dist')).filter((f) => /from ['"](better-sqlite3|pg)['"]/.test(readFileSync(f, 'utf8')));
+    expect(naming.map((f) => relative(dir, f))).toEqual([]);
   });
 
   it('compiles a consumer of every subpath under strict, without skipLibCheck', () => {

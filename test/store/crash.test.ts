@@ -3,7 +3,7 @@
 // the store is reopened and must hold exactly a prefix of what was attempted that ends on a batch
 // boundary: every acknowledged batch, at most the one batch in flight, nothing torn, nothing
 // duplicated, and the parts equal an in-memory replay of the same prefix.
-import Database from 'better-sqlite3';
+import Database from './raw-sqlite.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ToolRepository } from '../../src/events/repository.js';
 import { MemoryEventStore } from '../../src/store/memory.js';

@@ -1,5 +1,5 @@
 // Schema versions and forward migrations of the durable stores.
-import Database from 'better-sqlite3';
+import Database from './raw-sqlite.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SchemaVersionError, pendingMigrations, type Migration } from '../../src/store/migrations.js';

@@ -38,8 +38,8 @@ class ToolError:
     """Human-readable failure text, with provider wrappers such as <tool_use_error> removed."""
     code: Union[str, Unset] = UNSET
     """Machine-readable reason. Well-known values: denied (policy or user), cancelled, interrupted,
-    timeout, exit_nonzero, not_found, invalid_input, unknown_tool, tool_error. Other values are
-    allowed.
+    timeout, exit_nonzero, not_found, invalid_input, invalid_output, unknown_tool, tool_error.
+    Other values are allowed.
     """
     details: Any = UNSET
     """Structured failure detail, for example a ValidationResult or the provider's raw error

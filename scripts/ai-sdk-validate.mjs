@@ -138,6 +138,36 @@ for (const file of recordings()) {
   } catch (err) {
     failures.push(`${rel}: readUIMessageStream: ${err.message}`);
   }
+  // AI SDK 7 also reads its own form (--ai-sdk-version 7): a denial streams as the approval request,
+  // its refusal and tool-output-denied, and must rebuild exactly as --to ai-sdk prints it.
+  if (String(aiVersion).startsWith('7.')) {
+    const v7 = normalize(file, 'ai-sdk-stream', ['--ai-sdk-version', '7']);
+    if (v7.error) {
+      failures.push(`${rel}: --to ai-sdk-stream --ai-sdk-version 7: ${v7.error}`);
+      continue;
+    }
+    for (const chunk of v7.records) {
+      checked++;
+      chunksChecked++;
+      const r = await utils.safeValidateTypes({ value: chunk, schema: uiMessageChunkSchema });
+      if (!r.success) failures.push(`${rel}: v7 chunk ${JSON.stringify(chunk).slice(0, 160)}: ${String(r.error).slice(0, 200)}`);
+    }
+    checked++;
+    try {
+      const message = await readBack(v7.records);
+      const streamed = new Map(plain(message?.parts ?? []).map((p) => [p.toolCallId, p]));
+      for (const part of dynamic.records) {
+        if (canonical(streamed.get(part.toolCallId)) !== canonical(part)) failures.push(`${rel}: v7 streamed part ${part.toolCallId} differs from --to ai-sdk: ${JSON.stringify(streamed.get(part.toolCallId)).slice(0, 200)}`);
+      }
+      if (message) {
+        checked++;
+        const again = await safeValidateUIMessages({ messages: [plain(message)] });
+        if (!again.success) failures.push(`${rel}: the v7 message read back does not validate: ${String(again.error).slice(0, 300)}`);
+      }
+    } catch (err) {
+      failures.push(`${rel}: v7 readUIMessageStream: ${err.message}`);
+    }
+  }
 }
 
 for (const f of failures.slice(0, 40)) process.stderr.write(`${f}\n`);

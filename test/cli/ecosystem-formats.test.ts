@@ -56,3 +56,30 @@ describe('ecosystem formats through replay', () => {
     expect(r.stderr).toMatch(/ai-sdk, ai-sdk-stream, ag-ui, otel/);
   });
 });
+
+describe('--ai-sdk-version', () => {
+  const denied = 'fixtures/claude/streamjson-all-tools/streamjson-all-tools.jsonl';
+  const chunks = async (args: string[]) => {
+    const r = await cli(['normalize', '--to', 'ai-sdk-stream', '--quiet', ...args, denied]);
+    expect(r.code, r.stderr).toBe(0);
+    return r.lines as Rec[];
+  };
+  it('7 sends a denial as the approval request, its refusal and tool-output-denied; 6 (the default) as tool-output-error', async () => {
+    const v6 = await chunks([]);
+    const v7 = await chunks(['--ai-sdk-version', '7']);
+    expect(v6.some((c) => c.type === 'tool-approval-response')).toBe(false);
+    const refusals = v7.filter((c) => c.type === 'tool-approval-response');
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const r of refusals) expect(r.approved).toBe(false);
+    const deniedIds = v7.filter((c) => c.type === 'tool-output-denied').map((c) => c.toolCallId);
+    expect(deniedIds.length).toBe(refusals.length);
+    // The same calls end as errors in the AI SDK 6 form.
+    for (const id of deniedIds) expect(v6.some((c) => c.type === 'tool-output-error' && c.toolCallId === id)).toBe(true);
+    expect(await chunks(['--ai-sdk-version', '6'])).toEqual(v6);
+  });
+  it('anything else is a usage error', async () => {
+    const r = await cli(['normalize', '--to', 'ai-sdk-stream', '--ai-sdk-version', '8', denied]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--ai-sdk-version must be 6 or 7');
+  });
+});

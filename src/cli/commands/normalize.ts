@@ -221,7 +221,8 @@ export const normalizeCommand: Command = {
       bar?.done();
       if (v.summary) io.stderr.write(`${JSON.stringify(run.summary)}\n`);
       if (run.stopped || interrupts.received) return interrupts.exitCode(1);
-      if (run.failedInput) return 1;
+      // Dropped invalid events mean parts missing from the output: a run that lost them did not do its job.
+      if (run.failedInput || run.summary.invalidEvents > 0) return 1;
       return v.strict && run.summary.diagnostics > 0 ? 1 : 0;
     } catch (e) {
       if (e instanceof UsageError) throw e;

@@ -50,7 +50,7 @@ describe('toolnorm view --serve: only loopback names, only its own page', () => 
     port = server.port;
   });
   afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
+    expect(await server?.stop()).toBe(130);
     await writer?.close();
   });
 

@@ -94,6 +94,7 @@ export async function startServer(dbPath: string, session: string): Promise<Serv
     proc, port: Number(port), url: url!, stderr,
     async stop() {
       if (proc.exitCode !== null) return proc.exitCode;
+      // Stopped as a person stops it, with Ctrl-C: the viewer exits 130 (docs/live.md).
       proc.kill('SIGINT');
       return exited(proc);
     },

@@ -37,8 +37,8 @@ const next = () => {
   process.stdout.write(bytes.subarray(i, i += 7), next);
 };
 next();`,
-  /** Writes the lines of FILE one by one, then idles until a signal (or, with MODE exit, exits 0); its pid goes to PIDFILE. With MODE handle, a signal is reported as a line, and it exits 40 + the signal's index. */
-  slow: `import { readFileSync, writeFileSync } from 'node:fs';
+  /** Writes the lines of FILE one by one, then idles until a signal (or, with MODE exit, exits 0); its pid goes to PIDFILE. With MODE handle, a signal is reported as a line, and it exits 40 + the signal's index. With MODE gate:PATH, it stops after half the lines until PATH exists, so a test can act while the agent still has lines to write. */
+  slow: `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 const [file, pidfile, mode] = process.argv.slice(2);
 writeFileSync(pidfile, String(process.pid));
 process.stdout.on('error', () => process.exit(0));
@@ -48,6 +48,7 @@ if (mode === 'handle') ['SIGINT', 'SIGTERM', 'SIGHUP'].forEach((s, k) => process
 const lines = readFileSync(file, 'utf8').split('\\n').filter(Boolean);
 let i = 0;
 const tick = () => {
+  if (mode.startsWith('gate:') && i === Math.ceil(lines.length / 2) && !existsSync(mode.slice(5))) { setTimeout(tick, 20); return; }
   if (i < lines.length) process.stdout.write(lines[i++] + '\\n', () => setTimeout(tick, 20));
   else if (mode === 'exit') process.exit(0);
 };
@@ -208,14 +209,20 @@ describe('killed mid-stream', () => {
     const dir = fresh();
     const raw = join(dir, 'raw.jsonl');
     const store = `sqlite:${join(dir, 'events.db')}`;
-    const run = spawnRecord(['--raw', raw, '--store', store, '--to', 'none', '--', process.execPath, script('slow'), CODEX, join(dir, 'pid'), 'no'], { cwd: dir });
-    // Some events are committed while the agent is still writing (long before 1000 events).
+    const gate = join(dir, 'go');
+    const run = spawnRecord(['--raw', raw, '--store', store, '--to', 'none', '--', process.execPath, script('slow'), CODEX, join(dir, 'pid'), `gate:${gate}`], { cwd: dir });
+    // Some events are committed while the agent still has lines to write (long before 1000 events).
     await until(async () => existsSync(join(dir, 'events.db')) && (await storedEvents(store, dir).catch(() => [])).length > 0, 'a first commit');
     run.child.kill('SIGKILL');
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    expect(alive(pid)).toBe(true);
+    // The agent's next write meets the broken pipe; the gate makes sure there is one (under load, the
+    // agent could otherwise have written everything before the kill and idle forever, holding the
+    // stderr it shares with toolnorm open, so toolnorm's 'close' would never come).
+    writeFileSync(gate, '');
+    await until(() => !alive(pid), 'the agent to end on its broken pipe');
     const r = await run.done;
     expect(r.signal).toBe('SIGKILL');
-    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
-    await until(() => !alive(pid), 'the agent to end on its broken pipe');
 
     const bytes = readFileSync(raw);
     expect(readFileSync(CODEX).subarray(0, bytes.length).equals(bytes)).toBe(true);

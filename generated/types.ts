@@ -122,12 +122,47 @@ export type ParamRole = 'PATH' | 'SOURCE_PATH' | 'EXEC_COMMAND' | 'NETWORK_TARGE
  */
 export type PolicyDecision = 'allow' | 'deny';
 /**
+ * What happened to the file. rename: the same file moved from `from` to `path` (for the executor: the same inode); its content may also have changed. unchanged: only the executor writes it, for a declared path the call left as it was.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "FileOperation".
+ */
+export type FileOperation = 'create' | 'modify' | 'delete' | 'rename' | 'unchanged';
+/**
+ * What the path holds; absent means a regular file. For a symlink, the digests describe its target text and `target` gives that text.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "FileEntryType".
+ */
+export type FileEntryType = 'file' | 'symlink';
+/**
  * Executor view of a call: denied calls never ran; failed includes timeouts and cancellations (see error.code).
  *
  * This interface was referenced by `ToolnormContract`'s JSON-Schema
  * via the `definition` "ToolInvocationStatus".
  */
 export type ToolInvocationStatus = 'started' | 'running' | 'succeeded' | 'failed' | 'denied';
+/**
+ * Where a plan entry stands. cancelled: the provider dropped it (OpenCode); ACP, which has no such status, shows it as completed.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "PlanEntryStatus".
+ */
+export type PlanEntryStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled';
+/**
+ * How much a plan entry matters, when the provider says (OpenCode todowrite, older Claude TodoWrite).
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "PlanEntryPriority".
+ */
+export type PlanEntryPriority = 'high' | 'medium' | 'low';
+/**
+ * Where an approval stands. pending: the call waits for an answer. approved / denied: answered. expired: it was never answered (the turn or session ended, or the request was withdrawn).
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "ApprovalState".
+ */
+export type ApprovalState = 'pending' | 'approved' | 'denied' | 'expired';
 /**
  * A non-text piece of output, in order.
  *
@@ -157,7 +192,9 @@ export type ToolEvent =
   | ToolFailedEvent
   | ToolOutputCompressedEvent
   | ToolFileMutatedEvent
-  | ToolPolicyAssessedEvent;
+  | ToolPolicyAssessedEvent
+  | ToolApprovalRequestedEvent
+  | ToolApprovalResolvedEvent;
 /**
  * ACP v1 ToolKind: exactly the ten values of the official schema.
  *
@@ -608,28 +645,56 @@ export interface FileDigest {
   unhashed?: 'over_file_bound' | 'over_walk_budget' | 'deadline' | 'unreadable' | 'changed_while_read';
 }
 /**
- * A file side effect of a tool call: a FileAffectingTool's declared paths, or what bash changed in the writable roots.
+ * The permission bits, given when they are known and not the same before and after (a chmod, a setuid bit, a file created or deleted).
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "FileModeChange".
+ */
+export interface FileModeChange {
+  /**
+   * Permission bits before the call as four octal digits (setuid, setgid and sticky first, e.g. 4755); null when the file did not exist.
+   */
+  before: string | null;
+  /**
+   * Permission bits after the call as four octal digits; null when the file does not exist.
+   */
+  after: string | null;
+}
+/**
+ * For a symlink: its target text before and after (it is not followed).
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "LinkTargetChange".
+ */
+export interface LinkTargetChange {
+  /**
+   * Where the link pointed before the call; null when it did not exist.
+   */
+  before: string | null;
+  /**
+   * Where the link points after the call; null when it does not exist.
+   */
+  after: string | null;
+}
+/**
+ * A file side effect of a tool call: a FileAffectingTool's declared paths, or what bash changed in the writable roots. Every FileMutationRecord is also a FileChange.
  *
  * This interface was referenced by `ToolnormContract`'s JSON-Schema
  * via the `definition` "FileMutationRecord".
  */
 export interface FileMutationRecord {
   /**
-   * Absolute, ToolPath-resolved path (for a rename: where the file is after the call).
+   * Absolute path (for a rename: where the file is after the call). From the executor: ToolPath-resolved. From a provider: made absolute against the call's cwd; kept as the provider wrote it only when no cwd is known.
    */
   path: string;
+  operation: FileOperation;
   /**
-   * What happened to the file. rename: the same file (the same inode) moved from `from` to `path`; its content may also have changed (compare before and after).
-   */
-  operation: 'create' | 'modify' | 'delete' | 'rename' | 'unchanged';
-  /**
-   * For a rename: the absolute path the file had before the call.
+   * For a rename: the path the file had before the call.
    */
   from?: string;
-  /**
-   * What the path holds; absent means a regular file. For a symlink, the digests describe its target text and `target` gives that text.
-   */
-  type?: 'file' | 'symlink';
+  type?: FileEntryType;
+  mode?: FileModeChange;
+  target?: LinkTargetChange;
   /**
    * The file before the call; null when it did not exist.
    */
@@ -638,31 +703,58 @@ export interface FileMutationRecord {
    * The file after the call; null when it does not exist.
    */
   after: FileDigest | null;
+}
+/**
+ * One file a call changed (or, for a denied or failed call, would have changed): `metadata.files`. Every output that shows a diff or a location reads it from here.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "FileChange".
+ */
+export interface FileChange {
   /**
-   * The permission bits, given when they are known and not the same before and after (a chmod, a setuid bit, a file created or deleted).
+   * Absolute path (for a rename: where the file is after the call). From the executor: ToolPath-resolved. From a provider: made absolute against the call's cwd; kept as the provider wrote it only when no cwd is known.
    */
-  mode?: {
-    /**
-     * Permission bits before the call as four octal digits (setuid, setgid and sticky first, e.g. 4755); null when the file did not exist.
-     */
-    before: string | null;
-    /**
-     * Permission bits after the call as four octal digits; null when the file does not exist.
-     */
-    after: string | null;
-  };
+  path: string;
+  operation: FileOperation;
   /**
-   * For a symlink: its target text before and after (it is not followed).
+   * For a rename: the path the file had before the call.
    */
-  target?: {
+  from?: string;
+  type?: FileEntryType;
+  mode?: FileModeChange;
+  target?: LinkTargetChange;
+  /**
+   * The file before the call, when it was measured (the executor); null when it did not exist.
+   */
+  before?: FileDigest | null;
+  /**
+   * The file after the call, when it was measured; null when it does not exist.
+   */
+  after?: FileDigest | null;
+  /**
+   * Unified diff of the change (`--- a/PATH`, `+++ b/PATH`, `@@` hunks; /dev/null for a side that does not exist), when the text before and after, or a patch, is known. Under the metadata budget a long diff becomes a size marker string, listed in `metadata.truncated`.
+   */
+  diff?: string;
+  /**
+   * The text before (the whole file, or for an edit the replaced snippet), when known; null for a file that did not exist. Under the metadata budget the diff goes first (it can be rebuilt from the two texts), then the longer text.
+   */
+  oldText?: string | null;
+  /**
+   * The text after (the whole file, or the new snippet), when known; null for a deleted file.
+   */
+  newText?: string | null;
+  /**
+   * Lines added and removed, counted from the diff.
+   */
+  stats?: {
     /**
-     * Where the link pointed before the call; null when it did not exist.
+     * Lines added.
      */
-    before: string | null;
+    added: number;
     /**
-     * Where the link points after the call; null when it does not exist.
+     * Lines removed.
      */
-    after: string | null;
+    removed: number;
   };
 }
 /**
@@ -707,6 +799,165 @@ export interface ToolInvocationRecord {
    * File side effects, in order.
    */
   mutations: FileMutationRecord[];
+}
+/**
+ * The command a bash call ran: `metadata.command`. Its terminal output stays in `output` (or in `error` when it failed).
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "CommandRun".
+ */
+export interface CommandRun {
+  /**
+   * The command line as it ran, e.g. `cat README.md`. An argv array is joined with shell quoting; a `bash -lc SCRIPT` wrapper is unwrapped to SCRIPT.
+   */
+  command: string;
+  /**
+   * Working directory it ran in, when known.
+   */
+  cwd?: string;
+  /**
+   * Exit status; null when it was killed before exiting; absent while running or when the provider does not say.
+   */
+  exitCode?: number | null;
+  /**
+   * What the model said the command is for (Claude and OpenCode `description`), when it said. The title is the command; this is shown beside it.
+   */
+  description?: string;
+  /**
+   * True when the command was started in the background (its output comes later, or never).
+   */
+  background?: boolean;
+}
+/**
+ * What a search call looked for and where: `metadata.search`.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "SearchInfo".
+ */
+export interface SearchInfo {
+  /**
+   * A web or semantic search query.
+   */
+  query?: string;
+  /**
+   * A glob or regular expression the call matched paths or lines against.
+   */
+  pattern?: string;
+  /**
+   * Where it searched: a directory (absolute when the cwd is known) or a URL.
+   */
+  path?: string;
+  /**
+   * Paths the search touched (matches first, absolute when the cwd is known), at most 100.
+   *
+   * Items: A path the search touched or matched.
+   */
+  paths?: string[];
+  /**
+   * How many paths or lines matched, when the result says (it may exceed the paths listed).
+   */
+  matches?: number;
+}
+/**
+ * One entry of a plan.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "PlanEntry".
+ */
+export interface PlanEntry {
+  /**
+   * What is to be done, as the model wrote it.
+   */
+  content: string;
+  status: PlanEntryStatus;
+  priority?: PlanEntryPriority;
+  /**
+   * The provider's id for the entry (Claude Task* tools, OpenCode todos), when it has one.
+   */
+  id?: string;
+  /**
+   * The entry in the present tense, for showing while it is in progress (Claude).
+   */
+  activeForm?: string;
+}
+/**
+ * The todo list or plan a todo call wrote: `metadata.plan`.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "ToolPlan".
+ */
+export interface ToolPlan {
+  /**
+   * The whole plan after the call, in the provider's order.
+   */
+  entries: PlanEntry[];
+  /**
+   * Why the plan changed, when the model said (Codex update_plan).
+   */
+  explanation?: string;
+  /**
+   * True when the call changed only some entries (Claude TaskCreate / TaskUpdate) and `entries` holds just those.
+   */
+  partial?: boolean;
+}
+/**
+ * One answer a permission request offered.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "ApprovalOption".
+ */
+export interface ApprovalOption {
+  /**
+   * The option's id, as the answer names it.
+   */
+  id: string;
+  /**
+   * What the option says to the person.
+   */
+  name?: string;
+  /**
+   * What choosing it means, e.g. ACP `allow_once`, `allow_always`, `reject_once`, `reject_always`.
+   */
+  kind?: string;
+}
+/**
+ * An approval a call waited for, and its answer: `metadata.approval`. A denied approval is followed by the part's `error` with code `denied`.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "ToolApproval".
+ */
+export interface ToolApproval {
+  state: ApprovalState;
+  /**
+   * Who asked or answered: `user` (a person, through the agent's prompt), `policy` (a rule or an approval mode decided alone), `hook` (a hook script), `executor` (toolnorm's own policy), or the provider's own word when none of those fits.
+   */
+  source: string;
+  /**
+   * Why it was asked or decided, in the provider's words.
+   */
+  reason?: string;
+  /**
+   * When the state was reached (the request, or the answer).
+   */
+  at?: number;
+  /**
+   * When the approval was asked for, once it is answered.
+   */
+  requestedAt?: number;
+  /**
+   * The answers offered, when the request listed them (ACP).
+   */
+  options?: ApprovalOption[];
+  /**
+   * The option chosen, when the answer named one.
+   */
+  optionId?: string;
+  /**
+   * The provider's other approval fields (a blocked path, a hook name, a message), kept as given.
+   */
+  detail?: {
+    [k: string]: unknown;
+  };
 }
 /**
  * Records a value that the metadata budget replaced by a size marker (spec rule 9).
@@ -789,12 +1040,14 @@ export interface ToolMetadata {
    * Values replaced under the metadata budget.
    */
   truncated?: TruncationNote[];
+  approval?: ToolApproval;
   /**
-   * Approval request and decision, when the provider asked.
+   * Files the call changed (or, denied or failed, would have changed), one entry per path, in order.
    */
-  approval?: {
-    [k: string]: unknown;
-  };
+  files?: FileChange[];
+  command?: CommandRun;
+  search?: SearchInfo;
+  plan?: ToolPlan;
   compression?: CompressionRecord;
   assessment?: ToolCallAssessmentRecord;
   [k: string]: unknown;
@@ -1360,6 +1613,66 @@ export interface ToolPolicyAssessedEvent {
   seq?: number;
   source: EventSource;
   assessment: ToolCallAssessmentRecord;
+}
+/**
+ * The call waits for an approval (`approval.state` is `pending`). Sets `metadata.approval`; the state does not change, so a pending approval shows live and stays in the history.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "ToolApprovalRequestedEvent".
+ */
+export interface ToolApprovalRequestedEvent {
+  /**
+   * Event type (discriminator).
+   */
+  type: 'tool.approval.requested';
+  /**
+   * Session (stream) the event belongs to.
+   */
+  sessionId: string;
+  /**
+   * Part the event is about; stable for the whole lifecycle.
+   */
+  partId: string;
+  /**
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+   */
+  at?: number;
+  /**
+   * Position in the session stream, assigned by the store on append.
+   */
+  seq?: number;
+  source: EventSource;
+  approval: ToolApproval;
+}
+/**
+ * The approval was answered or expired (`approved`, `denied`, `expired`). Updates `metadata.approval`, keeping the request's time as `requestedAt`; a denial is followed by `tool.failed` with code `denied`.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "ToolApprovalResolvedEvent".
+ */
+export interface ToolApprovalResolvedEvent {
+  /**
+   * Event type (discriminator).
+   */
+  type: 'tool.approval.resolved';
+  /**
+   * Session (stream) the event belongs to.
+   */
+  sessionId: string;
+  /**
+   * Part the event is about; stable for the whole lifecycle.
+   */
+  partId: string;
+  /**
+   * When it happened, epoch milliseconds: from the provider when given, else from an explicitly injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+   */
+  at?: number;
+  /**
+   * Position in the session stream, assigned by the store on append.
+   */
+  seq?: number;
+  source: EventSource;
+  approval: ToolApproval;
 }
 /**
  * A problem noticed while reading or reducing input. The stream goes on; nothing is dropped silently.

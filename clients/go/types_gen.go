@@ -1116,67 +1116,9 @@ func (v UnhashedReason) Valid() bool {
 	return false
 }
 
-// FileMutationRecord: A file side effect of a tool call: a FileAffectingTool's declared paths, or
-// what bash changed in the writable roots.
-type FileMutationRecord struct {
-	// Absolute, ToolPath-resolved path (for a rename: where the file is after the call).
-	Path string `json:"path"`
-
-	// What happened to the file. rename: the same file (the same inode) moved from `from` to `path`;
-	// its content may also have changed (compare before and after).
-	Operation FileOperation `json:"operation"`
-
-	// For a rename: the absolute path the file had before the call.
-	From *string `json:"from,omitempty"`
-
-	// What the path holds; absent means a regular file. For a symlink, the digests describe its target
-	// text and `target` gives that text.
-	Type *FileEntryType `json:"type,omitempty"`
-
-	// The file before the call; null when it did not exist.
-	Before *FileDigest `json:"before"`
-
-	// The file after the call; null when it does not exist.
-	After *FileDigest `json:"after"`
-
-	// The permission bits, given when they are known and not the same before and after (a chmod, a
-	// setuid bit, a file created or deleted).
-	Mode *FileModeChange `json:"mode,omitempty"`
-
-	// For a symlink: its target text before and after (it is not followed).
-	Target *LinkTargetChange `json:"target,omitempty"`
-
-	// Unknown holds keys the schema does not declare although it closes this object, as a newer
-	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
-	Unknown map[string]json.RawMessage `json:"-"`
-}
-
-var fileMutationRecordShape = objectShape{name: "FileMutationRecord", consts: nil, known: []string{"path", "operation", "from", "type", "before", "after", "mode", "target"}, required: []string{"path", "operation", "before", "after"}}
-
-// UnmarshalJSON checks the keys against the schema, then decodes the fields.
-func (v *FileMutationRecord) UnmarshalJSON(data []byte) error {
-	members, err := decodeObject(data, &fileMutationRecordShape)
-	if err != nil {
-		return err
-	}
-	type plain FileMutationRecord
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return decodeError("FileMutationRecord", err)
-	}
-	p.Unknown = extraMembers(members, &fileMutationRecordShape)
-	*v = FileMutationRecord(p)
-	return nil
-}
-
-// MarshalJSON writes the fields and the unknown keys.
-func (v FileMutationRecord) MarshalJSON() ([]byte, error) {
-	type plain FileMutationRecord
-	return encodeObject(plain(v), &fileMutationRecordShape, v.Unknown)
-}
-
-// FileOperation: What happened to the file. rename: the same file (the same inode) moved from
-// `from` to `path`; its content may also have changed (compare before and after).
+// FileOperation: What happened to the file. rename: the same file moved from `from` to `path` (for
+// the executor: the same inode); its content may also have changed. unchanged: only the executor
+// writes it, for a declared path the call left as it was.
 type FileOperation string
 
 // The values of FileOperation.
@@ -1292,6 +1234,179 @@ func (v LinkTargetChange) MarshalJSON() ([]byte, error) {
 	return encodeObject(plain(v), &linkTargetChangeShape, v.Unknown)
 }
 
+// FileMutationRecord: A file side effect of a tool call: a FileAffectingTool's declared paths, or
+// what bash changed in the writable roots. Every FileMutationRecord is also a FileChange.
+type FileMutationRecord struct {
+	// Absolute path (for a rename: where the file is after the call). From the executor:
+	// ToolPath-resolved. From a provider: made absolute against the call's cwd; kept as the provider
+	// wrote it only when no cwd is known.
+	Path string `json:"path"`
+
+	Operation FileOperation `json:"operation"`
+
+	// For a rename: the path the file had before the call.
+	From *string `json:"from,omitempty"`
+
+	Type *FileEntryType `json:"type,omitempty"`
+
+	Mode *FileModeChange `json:"mode,omitempty"`
+
+	Target *LinkTargetChange `json:"target,omitempty"`
+
+	// The file before the call; null when it did not exist.
+	Before *FileDigest `json:"before"`
+
+	// The file after the call; null when it does not exist.
+	After *FileDigest `json:"after"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var fileMutationRecordShape = objectShape{name: "FileMutationRecord", consts: nil, known: []string{"path", "operation", "from", "type", "mode", "target", "before", "after"}, required: []string{"path", "operation", "before", "after"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *FileMutationRecord) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &fileMutationRecordShape)
+	if err != nil {
+		return err
+	}
+	type plain FileMutationRecord
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("FileMutationRecord", err)
+	}
+	p.Unknown = extraMembers(members, &fileMutationRecordShape)
+	*v = FileMutationRecord(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v FileMutationRecord) MarshalJSON() ([]byte, error) {
+	type plain FileMutationRecord
+	return encodeObject(plain(v), &fileMutationRecordShape, v.Unknown)
+}
+
+// FileChange: One file a call changed (or, for a denied or failed call, would have changed):
+// `metadata.files`. Every output that shows a diff or a location reads it from here.
+type FileChange struct {
+	// Absolute path (for a rename: where the file is after the call). From the executor:
+	// ToolPath-resolved. From a provider: made absolute against the call's cwd; kept as the provider
+	// wrote it only when no cwd is known.
+	Path string `json:"path"`
+
+	Operation FileOperation `json:"operation"`
+
+	// For a rename: the path the file had before the call.
+	From *string `json:"from,omitempty"`
+
+	Type *FileEntryType `json:"type,omitempty"`
+
+	Mode *FileModeChange `json:"mode,omitempty"`
+
+	Target *LinkTargetChange `json:"target,omitempty"`
+
+	// The file before the call, when it was measured (the executor); null when it did not exist.
+	Before *Nullable[FileDigest] `json:"before,omitempty"`
+
+	// The file after the call, when it was measured; null when it does not exist.
+	After *Nullable[FileDigest] `json:"after,omitempty"`
+
+	// Unified diff of the change (`--- a/PATH`, `+++ b/PATH`, `@@` hunks; /dev/null for a side that
+	// does not exist), when the text before and after, or a patch, is known. Under the metadata budget
+	// a long diff becomes a size marker string, listed in `metadata.truncated`.
+	Diff *string `json:"diff,omitempty"`
+
+	// The text before (the whole file, or for an edit the replaced snippet), when known; null for a
+	// file that did not exist. Under the metadata budget the diff goes first (it can be rebuilt from
+	// the two texts), then the longer text.
+	OldText *Nullable[string] `json:"oldText,omitempty"`
+
+	// The text after (the whole file, or the new snippet), when known; null for a deleted file.
+	NewText *Nullable[string] `json:"newText,omitempty"`
+
+	// Lines added and removed, counted from the diff.
+	Stats *LineStats `json:"stats,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var fileChangeShape = objectShape{name: "FileChange", consts: nil, known: []string{"path", "operation", "from", "type", "mode", "target", "before", "after", "diff", "oldText", "newText", "stats"}, required: []string{"path", "operation"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *FileChange) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &fileChangeShape)
+	if err != nil {
+		return err
+	}
+	type plain FileChange
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("FileChange", err)
+	}
+	p.Unknown = extraMembers(members, &fileChangeShape)
+	if isNull(members, "before") {
+		p.Before = &Nullable[FileDigest]{Null: true}
+	}
+	if isNull(members, "after") {
+		p.After = &Nullable[FileDigest]{Null: true}
+	}
+	if isNull(members, "oldText") {
+		p.OldText = &Nullable[string]{Null: true}
+	}
+	if isNull(members, "newText") {
+		p.NewText = &Nullable[string]{Null: true}
+	}
+	*v = FileChange(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v FileChange) MarshalJSON() ([]byte, error) {
+	type plain FileChange
+	return encodeObject(plain(v), &fileChangeShape, v.Unknown)
+}
+
+// LineStats: Lines added and removed, counted from the diff.
+type LineStats struct {
+	// Lines added.
+	Added int64 `json:"added"`
+
+	// Lines removed.
+	Removed int64 `json:"removed"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var lineStatsShape = objectShape{name: "LineStats", consts: nil, known: []string{"added", "removed"}, required: []string{"added", "removed"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *LineStats) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &lineStatsShape)
+	if err != nil {
+		return err
+	}
+	type plain LineStats
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("LineStats", err)
+	}
+	p.Unknown = extraMembers(members, &lineStatsShape)
+	*v = LineStats(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v LineStats) MarshalJSON() ([]byte, error) {
+	type plain LineStats
+	return encodeObject(plain(v), &lineStatsShape, v.Unknown)
+}
+
 // ToolInvocationStatus: Executor view of a call: denied calls never ran; failed includes timeouts
 // and cancellations (see error.code).
 type ToolInvocationStatus string
@@ -1373,6 +1488,350 @@ func (v *ToolInvocationRecord) UnmarshalJSON(data []byte) error {
 func (v ToolInvocationRecord) MarshalJSON() ([]byte, error) {
 	type plain ToolInvocationRecord
 	return encodeObject(plain(v), &toolInvocationRecordShape, v.Unknown)
+}
+
+// CommandRun: The command a bash call ran: `metadata.command`. Its terminal output stays in
+// `output` (or in `error` when it failed).
+type CommandRun struct {
+	// The command line as it ran, e.g. `cat README.md`. An argv array is joined with shell quoting; a
+	// `bash -lc SCRIPT` wrapper is unwrapped to SCRIPT.
+	Command string `json:"command"`
+
+	// Working directory it ran in, when known.
+	Cwd *string `json:"cwd,omitempty"`
+
+	// Exit status; null when it was killed before exiting; absent while running or when the provider
+	// does not say.
+	ExitCode *Nullable[int64] `json:"exitCode,omitempty"`
+
+	// What the model said the command is for (Claude and OpenCode `description`), when it said. The
+	// title is the command; this is shown beside it.
+	Description *string `json:"description,omitempty"`
+
+	// True when the command was started in the background (its output comes later, or never).
+	Background *bool `json:"background,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var commandRunShape = objectShape{name: "CommandRun", consts: nil, known: []string{"command", "cwd", "exitCode", "description", "background"}, required: []string{"command"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *CommandRun) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &commandRunShape)
+	if err != nil {
+		return err
+	}
+	type plain CommandRun
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("CommandRun", err)
+	}
+	p.Unknown = extraMembers(members, &commandRunShape)
+	if isNull(members, "exitCode") {
+		p.ExitCode = &Nullable[int64]{Null: true}
+	}
+	*v = CommandRun(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v CommandRun) MarshalJSON() ([]byte, error) {
+	type plain CommandRun
+	return encodeObject(plain(v), &commandRunShape, v.Unknown)
+}
+
+// SearchInfo: What a search call looked for and where: `metadata.search`.
+type SearchInfo struct {
+	// A web or semantic search query.
+	Query *string `json:"query,omitempty"`
+
+	// A glob or regular expression the call matched paths or lines against.
+	Pattern *string `json:"pattern,omitempty"`
+
+	// Where it searched: a directory (absolute when the cwd is known) or a URL.
+	Path *string `json:"path,omitempty"`
+
+	// Paths the search touched (matches first, absolute when the cwd is known), at most 100.
+	Paths *[]string `json:"paths,omitempty"`
+
+	// How many paths or lines matched, when the result says (it may exceed the paths listed).
+	Matches *int64 `json:"matches,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var searchInfoShape = objectShape{name: "SearchInfo", consts: nil, known: []string{"query", "pattern", "path", "paths", "matches"}, required: nil}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *SearchInfo) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &searchInfoShape)
+	if err != nil {
+		return err
+	}
+	type plain SearchInfo
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("SearchInfo", err)
+	}
+	p.Unknown = extraMembers(members, &searchInfoShape)
+	*v = SearchInfo(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v SearchInfo) MarshalJSON() ([]byte, error) {
+	type plain SearchInfo
+	return encodeObject(plain(v), &searchInfoShape, v.Unknown)
+}
+
+// PlanEntryStatus: Where a plan entry stands. cancelled: the provider dropped it (OpenCode); ACP,
+// which has no such status, shows it as completed.
+type PlanEntryStatus string
+
+// The values of PlanEntryStatus.
+const (
+	PlanEntryStatusPending    PlanEntryStatus = "pending"
+	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
+	PlanEntryStatusCompleted  PlanEntryStatus = "completed"
+	PlanEntryStatusCancelled  PlanEntryStatus = "cancelled"
+)
+
+// Valid reports whether v is one of the values the schema lists.
+func (v PlanEntryStatus) Valid() bool {
+	switch v {
+	case PlanEntryStatusPending, PlanEntryStatusInProgress, PlanEntryStatusCompleted, PlanEntryStatusCancelled:
+		return true
+	}
+	return false
+}
+
+// PlanEntryPriority: How much a plan entry matters, when the provider says (OpenCode todowrite,
+// older Claude TodoWrite).
+type PlanEntryPriority string
+
+// The values of PlanEntryPriority.
+const (
+	PlanEntryPriorityHigh   PlanEntryPriority = "high"
+	PlanEntryPriorityMedium PlanEntryPriority = "medium"
+	PlanEntryPriorityLow    PlanEntryPriority = "low"
+)
+
+// Valid reports whether v is one of the values the schema lists.
+func (v PlanEntryPriority) Valid() bool {
+	switch v {
+	case PlanEntryPriorityHigh, PlanEntryPriorityMedium, PlanEntryPriorityLow:
+		return true
+	}
+	return false
+}
+
+// PlanEntry: One entry of a plan.
+type PlanEntry struct {
+	// What is to be done, as the model wrote it.
+	Content string `json:"content"`
+
+	Status PlanEntryStatus `json:"status"`
+
+	Priority *PlanEntryPriority `json:"priority,omitempty"`
+
+	// The provider's id for the entry (Claude Task* tools, OpenCode todos), when it has one.
+	ID *string `json:"id,omitempty"`
+
+	// The entry in the present tense, for showing while it is in progress (Claude).
+	ActiveForm *string `json:"activeForm,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var planEntryShape = objectShape{name: "PlanEntry", consts: nil, known: []string{"content", "status", "priority", "id", "activeForm"}, required: []string{"content", "status"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *PlanEntry) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &planEntryShape)
+	if err != nil {
+		return err
+	}
+	type plain PlanEntry
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("PlanEntry", err)
+	}
+	p.Unknown = extraMembers(members, &planEntryShape)
+	*v = PlanEntry(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v PlanEntry) MarshalJSON() ([]byte, error) {
+	type plain PlanEntry
+	return encodeObject(plain(v), &planEntryShape, v.Unknown)
+}
+
+// ToolPlan: The todo list or plan a todo call wrote: `metadata.plan`.
+type ToolPlan struct {
+	// The whole plan after the call, in the provider's order.
+	Entries []PlanEntry `json:"entries"`
+
+	// Why the plan changed, when the model said (Codex update_plan).
+	Explanation *string `json:"explanation,omitempty"`
+
+	// True when the call changed only some entries (Claude TaskCreate / TaskUpdate) and `entries`
+	// holds just those.
+	Partial *bool `json:"partial,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var toolPlanShape = objectShape{name: "ToolPlan", consts: nil, known: []string{"entries", "explanation", "partial"}, required: []string{"entries"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *ToolPlan) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &toolPlanShape)
+	if err != nil {
+		return err
+	}
+	type plain ToolPlan
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("ToolPlan", err)
+	}
+	p.Unknown = extraMembers(members, &toolPlanShape)
+	*v = ToolPlan(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v ToolPlan) MarshalJSON() ([]byte, error) {
+	type plain ToolPlan
+	return encodeObject(plain(v), &toolPlanShape, v.Unknown)
+}
+
+// ApprovalState: Where an approval stands. pending: the call waits for an answer. approved /
+// denied: answered. expired: it was never answered (the turn or session ended, or the request was
+// withdrawn).
+type ApprovalState string
+
+// The values of ApprovalState.
+const (
+	ApprovalStatePending  ApprovalState = "pending"
+	ApprovalStateApproved ApprovalState = "approved"
+	ApprovalStateDenied   ApprovalState = "denied"
+	ApprovalStateExpired  ApprovalState = "expired"
+)
+
+// Valid reports whether v is one of the values the schema lists.
+func (v ApprovalState) Valid() bool {
+	switch v {
+	case ApprovalStatePending, ApprovalStateApproved, ApprovalStateDenied, ApprovalStateExpired:
+		return true
+	}
+	return false
+}
+
+// ApprovalOption: One answer a permission request offered.
+type ApprovalOption struct {
+	// The option's id, as the answer names it.
+	ID string `json:"id"`
+
+	// What the option says to the person.
+	Name *string `json:"name,omitempty"`
+
+	// What choosing it means, e.g. ACP `allow_once`, `allow_always`, `reject_once`, `reject_always`.
+	Kind *string `json:"kind,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var approvalOptionShape = objectShape{name: "ApprovalOption", consts: nil, known: []string{"id", "name", "kind"}, required: []string{"id"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *ApprovalOption) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &approvalOptionShape)
+	if err != nil {
+		return err
+	}
+	type plain ApprovalOption
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("ApprovalOption", err)
+	}
+	p.Unknown = extraMembers(members, &approvalOptionShape)
+	*v = ApprovalOption(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v ApprovalOption) MarshalJSON() ([]byte, error) {
+	type plain ApprovalOption
+	return encodeObject(plain(v), &approvalOptionShape, v.Unknown)
+}
+
+// ToolApproval: An approval a call waited for, and its answer: `metadata.approval`. A denied
+// approval is followed by the part's `error` with code `denied`.
+type ToolApproval struct {
+	State ApprovalState `json:"state"`
+
+	// Who asked or answered: `user` (a person, through the agent's prompt), `policy` (a rule or an
+	// approval mode decided alone), `hook` (a hook script), `executor` (toolnorm's own policy), or the
+	// provider's own word when none of those fits.
+	Source string `json:"source"`
+
+	// Why it was asked or decided, in the provider's words.
+	Reason *string `json:"reason,omitempty"`
+
+	// When the state was reached (the request, or the answer).
+	At *float64 `json:"at,omitempty"`
+
+	// When the approval was asked for, once it is answered.
+	RequestedAt *float64 `json:"requestedAt,omitempty"`
+
+	// The answers offered, when the request listed them (ACP).
+	Options *[]ApprovalOption `json:"options,omitempty"`
+
+	// The option chosen, when the answer named one.
+	OptionID *string `json:"optionId,omitempty"`
+
+	// The provider's other approval fields (a blocked path, a hook name, a message), kept as given.
+	Detail *map[string]json.RawMessage `json:"detail,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var toolApprovalShape = objectShape{name: "ToolApproval", consts: nil, known: []string{"state", "source", "reason", "at", "requestedAt", "options", "optionId", "detail"}, required: []string{"state", "source"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *ToolApproval) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &toolApprovalShape)
+	if err != nil {
+		return err
+	}
+	type plain ToolApproval
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("ToolApproval", err)
+	}
+	p.Unknown = extraMembers(members, &toolApprovalShape)
+	*v = ToolApproval(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v ToolApproval) MarshalJSON() ([]byte, error) {
+	type plain ToolApproval
+	return encodeObject(plain(v), &toolApprovalShape, v.Unknown)
 }
 
 // TruncationNote: Records a value that the metadata budget replaced by a size marker (spec rule 9).
@@ -1484,8 +1943,16 @@ type ToolMetadata struct {
 	// Values replaced under the metadata budget.
 	Truncated *[]TruncationNote `json:"truncated,omitempty"`
 
-	// Approval request and decision, when the provider asked.
-	Approval *map[string]json.RawMessage `json:"approval,omitempty"`
+	Approval *ToolApproval `json:"approval,omitempty"`
+
+	// Files the call changed (or, denied or failed, would have changed), one entry per path, in order.
+	Files *[]FileChange `json:"files,omitempty"`
+
+	Command *CommandRun `json:"command,omitempty"`
+
+	Search *SearchInfo `json:"search,omitempty"`
+
+	Plan *ToolPlan `json:"plan,omitempty"`
 
 	Compression *CompressionRecord `json:"compression,omitempty"`
 
@@ -1495,7 +1962,7 @@ type ToolMetadata struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-var toolMetadataShape = objectShape{name: "ToolMetadata", consts: nil, known: []string{"provider", "rawType", "mcp", "parentId", "childSessionId", "task", "action", "exitCode", "cwd", "truncated", "approval", "compression", "assessment"}, required: nil}
+var toolMetadataShape = objectShape{name: "ToolMetadata", consts: nil, known: []string{"provider", "rawType", "mcp", "parentId", "childSessionId", "task", "action", "exitCode", "cwd", "truncated", "approval", "files", "command", "search", "plan", "compression", "assessment"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolMetadata) UnmarshalJSON(data []byte) error {
@@ -2657,11 +3124,116 @@ func (v ToolPolicyAssessedEvent) MarshalJSON() ([]byte, error) {
 	return encodeObject(plain(v), &toolPolicyAssessedEventShape, v.Unknown)
 }
 
+// ToolApprovalRequestedEvent: The call waits for an approval (`approval.state` is `pending`). Sets
+// `metadata.approval`; the state does not change, so a pending approval shows live and stays in the
+// history.
+//
+// As a variant of ToolEvent, its "type" is tool.approval.requested.
+type ToolApprovalRequestedEvent struct {
+	// Session (stream) the event belongs to.
+	SessionID string `json:"sessionId"`
+
+	// Part the event is about; stable for the whole lifecycle.
+	PartID string `json:"partId"`
+
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
+
+	// Position in the session stream, assigned by the store on append.
+	Seq *int64 `json:"seq,omitempty"`
+
+	Source EventSource `json:"source"`
+
+	Approval ToolApproval `json:"approval"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var toolApprovalRequestedEventShape = objectShape{name: "ToolApprovalRequestedEvent", consts: [][2]string{{"type", `"tool.approval.requested"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "approval"}, required: []string{"sessionId", "partId", "source", "approval"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *ToolApprovalRequestedEvent) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &toolApprovalRequestedEventShape)
+	if err != nil {
+		return err
+	}
+	type plain ToolApprovalRequestedEvent
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("ToolApprovalRequestedEvent", err)
+	}
+	p.Unknown = extraMembers(members, &toolApprovalRequestedEventShape)
+	*v = ToolApprovalRequestedEvent(p)
+	return nil
+}
+
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
+func (v ToolApprovalRequestedEvent) MarshalJSON() ([]byte, error) {
+	type plain ToolApprovalRequestedEvent
+	return encodeObject(plain(v), &toolApprovalRequestedEventShape, v.Unknown)
+}
+
+// ToolApprovalResolvedEvent: The approval was answered or expired (`approved`, `denied`,
+// `expired`). Updates `metadata.approval`, keeping the request's time as `requestedAt`; a denial is
+// followed by `tool.failed` with code `denied`.
+//
+// As a variant of ToolEvent, its "type" is tool.approval.resolved.
+type ToolApprovalResolvedEvent struct {
+	// Session (stream) the event belongs to.
+	SessionID string `json:"sessionId"`
+
+	// Part the event is about; stable for the whole lifecycle.
+	PartID string `json:"partId"`
+
+	// When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+	// injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+	At *float64 `json:"at,omitempty"`
+
+	// Position in the session stream, assigned by the store on append.
+	Seq *int64 `json:"seq,omitempty"`
+
+	Source EventSource `json:"source"`
+
+	Approval ToolApproval `json:"approval"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var toolApprovalResolvedEventShape = objectShape{name: "ToolApprovalResolvedEvent", consts: [][2]string{{"type", `"tool.approval.resolved"`}}, known: []string{"sessionId", "partId", "at", "seq", "source", "approval"}, required: []string{"sessionId", "partId", "source", "approval"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *ToolApprovalResolvedEvent) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &toolApprovalResolvedEventShape)
+	if err != nil {
+		return err
+	}
+	type plain ToolApprovalResolvedEvent
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("ToolApprovalResolvedEvent", err)
+	}
+	p.Unknown = extraMembers(members, &toolApprovalResolvedEventShape)
+	*v = ToolApprovalResolvedEvent(p)
+	return nil
+}
+
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
+func (v ToolApprovalResolvedEvent) MarshalJSON() ([]byte, error) {
+	type plain ToolApprovalResolvedEvent
+	return encodeObject(plain(v), &toolApprovalResolvedEventShape, v.Unknown)
+}
+
 // ToolEvent: One step in the life of a tool call. Every part is the reduction of its events.
 //
 // Value holds one of *ToolStartedEvent, *ToolInputDeltaEvent, *ToolUpdatedEvent,
 // *ToolProgressEvent, *ToolCompletedEvent, *ToolFailedEvent, *ToolOutputCompressedEvent,
-// *ToolFileMutatedEvent, *ToolPolicyAssessedEvent, chosen by the "type" key.
+// *ToolFileMutatedEvent, *ToolPolicyAssessedEvent, *ToolApprovalRequestedEvent,
+// *ToolApprovalResolvedEvent, chosen by the "type" key.
 type ToolEvent struct {
 	Value ToolEventVariant
 }
@@ -2688,6 +3260,10 @@ func (*ToolOutputCompressedEvent) isToolEvent() {}
 func (*ToolFileMutatedEvent) isToolEvent() {}
 
 func (*ToolPolicyAssessedEvent) isToolEvent() {}
+
+func (*ToolApprovalRequestedEvent) isToolEvent() {}
+
+func (*ToolApprovalResolvedEvent) isToolEvent() {}
 
 // MarshalJSON writes the variant.
 func (u ToolEvent) MarshalJSON() ([]byte, error) {
@@ -2754,6 +3330,18 @@ func (u *ToolEvent) UnmarshalJSON(data []byte) error {
 		u.Value = &v
 	case "tool.policy.assessed":
 		var v ToolPolicyAssessedEvent
+		if err := json.Unmarshal(data, &v); err != nil {
+			return err
+		}
+		u.Value = &v
+	case "tool.approval.requested":
+		var v ToolApprovalRequestedEvent
+		if err := json.Unmarshal(data, &v); err != nil {
+			return err
+		}
+		u.Value = &v
+	case "tool.approval.resolved":
+		var v ToolApprovalResolvedEvent
 		if err := json.Unmarshal(data, &v); err != nil {
 			return err
 		}
@@ -3718,7 +4306,7 @@ func (v UiToolState) Valid() bool {
 }
 
 // DefinitionNames lists every definition of the schema, in schema order.
-var DefinitionNames = []string{"ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "TokenEstimator", "CompressionBudget", "CompressionStep", "OutputCompressionSpec", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "ToolCallAssessmentRecord", "FileDigest", "FileMutationRecord", "ToolInvocationStatus", "ToolInvocationRecord", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolEvent", "Diagnostic", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "AcpToolCallContent", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolCall", "AcpToolCallUpdate", "AcpSessionUpdateParams", "UiToolPart"}
+var DefinitionNames = []string{"ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "TokenEstimator", "CompressionBudget", "CompressionStep", "OutputCompressionSpec", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "ToolCallAssessmentRecord", "FileDigest", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "FileMutationRecord", "FileChange", "ToolInvocationStatus", "ToolInvocationRecord", "CommandRun", "SearchInfo", "PlanEntryStatus", "PlanEntryPriority", "PlanEntry", "ToolPlan", "ApprovalState", "ApprovalOption", "ToolApproval", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent", "ToolEvent", "Diagnostic", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "AcpToolCallContent", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolCall", "AcpToolCallUpdate", "AcpSessionUpdateParams", "UiToolPart"}
 
 // NewDefinition returns a pointer to a new value of the named definition's Go type, for code
 // that picks the type at run time: v, _ := NewDefinition("ToolEvent"); json.Unmarshal(data, v).
@@ -3764,12 +4352,40 @@ func NewDefinition(name string) (interface{}, bool) {
 		return new(ToolCallAssessmentRecord), true
 	case "FileDigest":
 		return new(FileDigest), true
+	case "FileOperation":
+		return new(FileOperation), true
+	case "FileEntryType":
+		return new(FileEntryType), true
+	case "FileModeChange":
+		return new(FileModeChange), true
+	case "LinkTargetChange":
+		return new(LinkTargetChange), true
 	case "FileMutationRecord":
 		return new(FileMutationRecord), true
+	case "FileChange":
+		return new(FileChange), true
 	case "ToolInvocationStatus":
 		return new(ToolInvocationStatus), true
 	case "ToolInvocationRecord":
 		return new(ToolInvocationRecord), true
+	case "CommandRun":
+		return new(CommandRun), true
+	case "SearchInfo":
+		return new(SearchInfo), true
+	case "PlanEntryStatus":
+		return new(PlanEntryStatus), true
+	case "PlanEntryPriority":
+		return new(PlanEntryPriority), true
+	case "PlanEntry":
+		return new(PlanEntry), true
+	case "ToolPlan":
+		return new(ToolPlan), true
+	case "ApprovalState":
+		return new(ApprovalState), true
+	case "ApprovalOption":
+		return new(ApprovalOption), true
+	case "ToolApproval":
+		return new(ToolApproval), true
 	case "TruncationNote":
 		return new(TruncationNote), true
 	case "McpRef":
@@ -3816,6 +4432,10 @@ func NewDefinition(name string) (interface{}, bool) {
 		return new(ToolFileMutatedEvent), true
 	case "ToolPolicyAssessedEvent":
 		return new(ToolPolicyAssessedEvent), true
+	case "ToolApprovalRequestedEvent":
+		return new(ToolApprovalRequestedEvent), true
+	case "ToolApprovalResolvedEvent":
+		return new(ToolApprovalResolvedEvent), true
 	case "ToolEvent":
 		return new(ToolEvent), true
 	case "Diagnostic":

@@ -5,6 +5,7 @@ import { ToolError } from './error.js';
 import { ToolMetadata } from './metadata.js';
 import { CompressionRecord } from './compression.js';
 import { FileMutationRecord, ToolCallAssessmentRecord } from './executor.js';
+import { ToolApproval } from './substance.js';
 
 export const EventSource = def('EventSource', Type.Object({
   provider: Provider,
@@ -79,7 +80,15 @@ export const ToolPolicyAssessedEvent = def('ToolPolicyAssessedEvent', event('too
   assessment: ToolCallAssessmentRecord,
 }));
 
+export const ToolApprovalRequestedEvent = def('ToolApprovalRequestedEvent', event('tool.approval.requested', 'The call waits for an approval (`approval.state` is `pending`). Sets `metadata.approval`; the state does not change, so a pending approval shows live and stays in the history.', {
+  approval: ToolApproval,
+}));
+
+export const ToolApprovalResolvedEvent = def('ToolApprovalResolvedEvent', event('tool.approval.resolved', 'The approval was answered or expired (`approved`, `denied`, `expired`). Updates `metadata.approval`, keeping the request\'s time as `requestedAt`; a denial is followed by `tool.failed` with code `denied`.', {
+  approval: ToolApproval,
+}));
+
 export const ToolEvent = def('ToolEvent', OneOf('type', [
   ToolStartedEvent, ToolInputDeltaEvent, ToolUpdatedEvent, ToolProgressEvent, ToolCompletedEvent, ToolFailedEvent,
-  ToolOutputCompressedEvent, ToolFileMutatedEvent, ToolPolicyAssessedEvent,
+  ToolOutputCompressedEvent, ToolFileMutatedEvent, ToolPolicyAssessedEvent, ToolApprovalRequestedEvent, ToolApprovalResolvedEvent,
 ], { description: 'One step in the life of a tool call. Every part is the reduction of its events.' }));

@@ -60,22 +60,54 @@ export const FileDigest = def('FileDigest', Type.Object({
 
 const ChangedText = (what: string) => Type.Union([Type.String(), Type.Null()], { description: what });
 
+export const FileOperation = def('FileOperation', StringEnum(['create', 'modify', 'delete', 'rename', 'unchanged'] as const, { description: 'What happened to the file. rename: the same file moved from `from` to `path` (for the executor: the same inode); its content may also have changed. unchanged: only the executor writes it, for a declared path the call left as it was.' }));
+
+export const FileEntryType = def('FileEntryType', StringEnum(['file', 'symlink'] as const, { description: 'What the path holds; absent means a regular file. For a symlink, the digests describe its target text and `target` gives that text.' }));
+
+export const FileModeChange = def('FileModeChange', Type.Object({
+  before: ChangedText('Permission bits before the call as four octal digits (setuid, setgid and sticky first, e.g. 4755); null when the file did not exist.'),
+  after: ChangedText('Permission bits after the call as four octal digits; null when the file does not exist.'),
+}, { additionalProperties: false, description: 'The permission bits, given when they are known and not the same before and after (a chmod, a setuid bit, a file created or deleted).' }));
+
+export const LinkTargetChange = def('LinkTargetChange', Type.Object({
+  before: ChangedText('Where the link pointed before the call; null when it did not exist.'),
+  after: ChangedText('Where the link points after the call; null when it does not exist.'),
+}, { additionalProperties: false, description: 'For a symlink: its target text before and after (it is not followed).' }));
+
+/**
+ * The fields a file change has wherever it is known from: the executor's own record (which also
+ * knows the digests) and `metadata.files` of any part (which may know a diff instead). One list,
+ * so the two can never disagree on a name.
+ */
+const fileChangeFields = {
+  path: NonEmpty('Absolute path (for a rename: where the file is after the call). From the executor: ToolPath-resolved. From a provider: made absolute against the call\'s cwd; kept as the provider wrote it only when no cwd is known.'),
+  operation: FileOperation,
+  from: Type.Optional(NonEmpty('For a rename: the path the file had before the call.')),
+  type: Type.Optional(FileEntryType),
+  mode: Type.Optional(FileModeChange),
+  target: Type.Optional(LinkTargetChange),
+};
+
+const Digest = (what: string) => Type.Union([FileDigest, Type.Null()], { description: what });
+
 export const FileMutationRecord = def('FileMutationRecord', Type.Object({
-  path: NonEmpty('Absolute, ToolPath-resolved path (for a rename: where the file is after the call).'),
-  operation: StringEnum(['create', 'modify', 'delete', 'rename', 'unchanged'] as const, { title: 'FileOperation', description: 'What happened to the file. rename: the same file (the same inode) moved from `from` to `path`; its content may also have changed (compare before and after).' }),
-  from: Type.Optional(NonEmpty('For a rename: the absolute path the file had before the call.')),
-  type: Type.Optional(StringEnum(['file', 'symlink'] as const, { title: 'FileEntryType', description: 'What the path holds; absent means a regular file. For a symlink, the digests describe its target text and `target` gives that text.' })),
-  before: Type.Union([FileDigest, Type.Null()], { description: 'The file before the call; null when it did not exist.' }),
-  after: Type.Union([FileDigest, Type.Null()], { description: 'The file after the call; null when it does not exist.' }),
-  mode: Type.Optional(Type.Object({
-    before: ChangedText('Permission bits before the call as four octal digits (setuid, setgid and sticky first, e.g. 4755); null when the file did not exist.'),
-    after: ChangedText('Permission bits after the call as four octal digits; null when the file does not exist.'),
-  }, { title: 'FileModeChange', additionalProperties: false, description: 'The permission bits, given when they are known and not the same before and after (a chmod, a setuid bit, a file created or deleted).' })),
-  target: Type.Optional(Type.Object({
-    before: ChangedText('Where the link pointed before the call; null when it did not exist.'),
-    after: ChangedText('Where the link points after the call; null when it does not exist.'),
-  }, { title: 'LinkTargetChange', additionalProperties: false, description: 'For a symlink: its target text before and after (it is not followed).' })),
-}, { additionalProperties: false, description: 'A file side effect of a tool call: a FileAffectingTool\'s declared paths, or what bash changed in the writable roots.' }));
+  ...fileChangeFields,
+  before: Digest('The file before the call; null when it did not exist.'),
+  after: Digest('The file after the call; null when it does not exist.'),
+}, { additionalProperties: false, description: 'A file side effect of a tool call: a FileAffectingTool\'s declared paths, or what bash changed in the writable roots. Every FileMutationRecord is also a FileChange.' }));
+
+export const FileChange = def('FileChange', Type.Object({
+  ...fileChangeFields,
+  before: Type.Optional(Digest('The file before the call, when it was measured (the executor); null when it did not exist.')),
+  after: Type.Optional(Digest('The file after the call, when it was measured; null when it does not exist.')),
+  diff: Type.Optional(Type.String({ description: 'Unified diff of the change (`--- a/PATH`, `+++ b/PATH`, `@@` hunks; /dev/null for a side that does not exist), when the text before and after, or a patch, is known. Under the metadata budget a long diff becomes a size marker string, listed in `metadata.truncated`.' })),
+  oldText: Type.Optional(ChangedText('The text before (the whole file, or for an edit the replaced snippet), when known; null for a file that did not exist. Under the metadata budget the diff goes first (it can be rebuilt from the two texts), then the longer text.')),
+  newText: Type.Optional(ChangedText('The text after (the whole file, or the new snippet), when known; null for a deleted file.')),
+  stats: Type.Optional(Type.Object({
+    added: Count('Lines added.'),
+    removed: Count('Lines removed.'),
+  }, { title: 'LineStats', additionalProperties: false, description: 'Lines added and removed, counted from the diff.' })),
+}, { additionalProperties: false, description: 'One file a call changed (or, for a denied or failed call, would have changed): `metadata.files`. Every output that shows a diff or a location reads it from here.' }));
 
 export const ToolInvocationStatus = def('ToolInvocationStatus', StringEnum(
   ['started', 'running', 'succeeded', 'failed', 'denied'] as const,

@@ -7,6 +7,7 @@ import './error.js';
 import './timing.js';
 import './compression.js';
 import './executor.js';
+import './substance.js';
 import './metadata.js';
 import './output.js';
 import './part.js';

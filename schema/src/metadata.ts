@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { Count, NonEmpty, def } from './helpers.js';
 import { Provider } from './kind.js';
 import { CompressionRecord } from './compression.js';
-import { ToolCallAssessmentRecord } from './executor.js';
+import { FileChange, ToolCallAssessmentRecord } from './executor.js';
+import { CommandRun, SearchInfo, ToolApproval, ToolPlan } from './substance.js';
 
 export const TruncationNote = def('TruncationNote', Type.Object({
   path: Type.String({ description: 'JSON pointer, inside the part or event, of the value that was replaced.' }),
@@ -26,7 +27,11 @@ export const ToolMetadata = def('ToolMetadata', Type.Object({
   exitCode: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Exit status of a command; null when it was killed before exiting.' })),
   cwd: Type.Optional(Type.String({ minLength: 1, description: 'Working directory of the session or call, when known; relative paths in the input are relative to it, and the ACP encoder uses it to make locations absolute.' })),
   truncated: Type.Optional(Type.Array(TruncationNote, { description: 'Values replaced under the metadata budget.' })),
-  approval: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Approval request and decision, when the provider asked.' })),
+  approval: Type.Optional(ToolApproval),
+  files: Type.Optional(Type.Array(FileChange, { description: 'Files the call changed (or, denied or failed, would have changed), one entry per path, in order.' })),
+  command: Type.Optional(CommandRun),
+  search: Type.Optional(SearchInfo),
+  plan: Type.Optional(ToolPlan),
   compression: Type.Optional(CompressionRecord),
   assessment: Type.Optional(ToolCallAssessmentRecord),
 }, { additionalProperties: true, description: 'Provider detail the UI may use later. Well-known keys are declared; any other key is allowed.' }));

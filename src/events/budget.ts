@@ -71,14 +71,23 @@ type Container = Record<string, unknown> | unknown[];
 
 type Blob = { parent: Container; key: string | number; path: string; size: number };
 
-/** The largest member of one container (the contract's fixed keys skipped at the root). */
+/**
+ * Keys whose values have a typed shape (docs/contract.md#substance). A marker object in their
+ * place would break the shape, so they lose only string leaves (a diff, a long command), and
+ * only once the open keys have nothing left to give.
+ */
+const TYPED = new Set(['files', 'command', 'search', 'plan', 'approval']);
+
+const pointer = (path: string, k: string | number) => `${path}/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/** The largest member of one container (the contract's fixed and typed keys skipped at the root). */
 function largestChild(value: Container, path: string): Blob | undefined {
   let best: Blob | undefined;
   const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
   for (const [k, v] of entries) {
-    if (path === '' && typeof k === 'string' && PROTECTED.has(k)) continue;
+    if (path === '' && typeof k === 'string' && (PROTECTED.has(k) || TYPED.has(k))) continue;
     const s = byteSize(v);
-    if (!best || s > best.size) best = { parent: value, key: k, path: `${path}/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`, size: s };
+    if (!best || s > best.size) best = { parent: value, key: k, path: pointer(path, k), size: s };
   }
   return best;
 }
@@ -109,6 +118,56 @@ function largestBlob(value: Container, path: string, size: number): Blob | undef
   return tail;
 }
 
+const isMarker = (v: unknown) => typeof v === 'string' && v.startsWith('[omitted by toolnorm: ');
+
+/**
+ * A file change's diff while both its texts are still whole (the diff can be rebuilt from them),
+ * else the longest string inside the typed keys that is not already a marker.
+ */
+function largestTypedString(root: Record<string, unknown>): Blob | undefined {
+  let diff: Blob | undefined;
+  if (Array.isArray(root.files)) {
+    root.files.forEach((f: Record<string, unknown>, i) => {
+      if (!f || typeof f.diff !== 'string' || isMarker(f.diff) || typeof f.newText !== 'string' || isMarker(f.newText) || isMarker(f.oldText)) return;
+      const size = byteSize(f.diff);
+      if (size >= 64 && (!diff || size > diff.size)) diff = { parent: f, key: 'diff', path: `/files/${i}/diff`, size };
+    });
+  }
+  if (diff) return diff;
+  let best: Blob | undefined;
+  const stack: { parent: Container; key: string | number; path: string }[] = [];
+  for (const k of TYPED) if (root[k] !== undefined) stack.push({ parent: root, key: k, path: pointer('', k) });
+  while (stack.length) {
+    const at = stack.pop()!;
+    const v = at.parent[at.key as never] as unknown;
+    if (typeof v === 'string') {
+      if (isMarker(v)) continue;
+      const size = byteSize(v);
+      if (!best || size > best.size) best = { ...at, size };
+    } else if (v && typeof v === 'object') {
+      const c = v as Container;
+      for (const k of Array.isArray(c) ? c.keys() : Object.keys(c)) stack.push({ parent: c, key: k, path: pointer(at.path, k) });
+    }
+  }
+  return best;
+}
+
+/** The typed list (`files`, `plan.entries`, `search.paths`) with the most bytes, when one has entries. */
+function longestTypedList(root: Record<string, unknown>): { items: unknown[]; path: string } | undefined {
+  const lists: { items: unknown; path: string }[] = [
+    { items: root.files, path: '/files' },
+    { items: (root.plan as { entries?: unknown } | undefined)?.entries, path: '/plan/entries' },
+    { items: (root.search as { paths?: unknown } | undefined)?.paths, path: '/search/paths' },
+  ];
+  let best: { items: unknown[]; path: string; size: number } | undefined;
+  for (const l of lists) {
+    if (!Array.isArray(l.items) || l.items.length === 0) continue;
+    const size = byteSize(l.items);
+    if (!best || size > best.size) best = { items: l.items, path: l.path, size };
+  }
+  return best;
+}
+
 export interface BudgetResult { metadata: ToolMetadata; truncated: TruncationNote[] }
 
 /**
@@ -124,11 +183,20 @@ export function applyMetadataBudget(metadata: ToolMetadata, limit = DEFAULT_META
   const copy = structuredClone(metadata) as Record<string, unknown>;
   const notes: TruncationNote[] = [];
   for (let guard = 0; size > limit && guard < 1000; guard++) {
-    const blob = largestBlob(copy, '', size);
-    if (!blob || blob.size < 64) break;
-    const original = blob.parent[blob.key as never] as unknown;
-    (blob.parent as Record<string | number, unknown>)[blob.key] = omittedMarker(original, blob.size);
-    notes.push({ path: `${pathPrefix}${blob.path}`, originalBytes: blob.size, reason: `metadata budget of ${limit} bytes` });
+    let blob = largestBlob(copy, '', size);
+    if (!blob || blob.size < 64) blob = largestTypedString(copy);
+    if (blob && blob.size >= 64) {
+      const original = blob.parent[blob.key as never] as unknown;
+      (blob.parent as Record<string | number, unknown>)[blob.key] = omittedMarker(original, blob.size);
+      notes.push({ path: `${pathPrefix}${blob.path}`, originalBytes: blob.size, reason: `metadata budget of ${limit} bytes` });
+    } else {
+      // Only typed entries are left (many files, a long plan): the last entry of the longest list
+      // goes, and the note says where it was, so the list stays in shape and says it is short.
+      const list = longestTypedList(copy);
+      if (!list) break;
+      const gone = list.items.pop();
+      notes.push({ path: `${pathPrefix}${list.path}/${list.items.length}`, originalBytes: byteSize(gone), reason: `metadata budget of ${limit} bytes: the entry was removed from the list` });
+    }
     size = byteSize(copy);
   }
   const prior = Array.isArray(copy.truncated) ? (copy.truncated as TruncationNote[]) : [];

@@ -186,15 +186,41 @@ const HANDLERS: { [T in ToolEvent['type']]: Handler<EventOf<T>> } = {
     n.compressed = { output: e.output, record: e.compression };
     return mergeMetadata(n, { compression: e.compression }, ctx);
   },
-  'tool.file.mutated': (p, e) => {
+  'tool.file.mutated': (p, e, ctx) => {
     const n = copyRecord(p);
     n.mutations = [...p.mutations, e.mutation];
-    return n;
+    // A FileMutationRecord is a FileChange: the part's `metadata.files` gains it, merged into the
+    // entry for the same path when the call already described it (a diff from the tool's input).
+    const files = [...(p.metadata.files ?? [])];
+    const at = files.findIndex((f) => f.path === e.mutation.path);
+    if (at >= 0) files[at] = { ...files[at]!, ...e.mutation };
+    else files.push(e.mutation);
+    return mergeMetadata(n, { files }, ctx);
   },
   'tool.policy.assessed': (p, e, ctx) => {
     const n = copyRecord(p);
     n.assessment = e.assessment;
     return mergeMetadata(n, { assessment: e.assessment }, ctx);
+  },
+  'tool.approval.requested': (p, e, ctx) => {
+    if (isTerminal(p) && !p.orphan) return late(p, e, ctx, 'a call that has ended waits for no approval');
+    const approval = e.approval.at === undefined && e.at !== undefined ? { ...e.approval, at: e.at } : e.approval;
+    return mergeMetadata(copyRecord(p), { approval }, ctx);
+  },
+  'tool.approval.resolved': (p, e, ctx) => {
+    // An answer may come after the end (a denial the provider reports with the failure), so it is
+    // taken in any state; it never changes the state: tool.failed says `denied`.
+    const prior = p.metadata.approval;
+    const approval = { ...e.approval };
+    if (approval.at === undefined && e.at !== undefined) approval.at = e.at;
+    if (approval.requestedAt === undefined && prior?.state === 'pending' && prior.at !== undefined) approval.requestedAt = prior.at;
+    if (prior) {
+      if (approval.options === undefined && prior.options !== undefined) approval.options = prior.options;
+      if (approval.reason === undefined && prior.reason !== undefined) approval.reason = prior.reason;
+      if (prior.detail && approval.detail) approval.detail = { ...prior.detail, ...approval.detail };
+      else if (prior.detail) approval.detail = prior.detail;
+    }
+    return mergeMetadata(copyRecord(p), { approval }, ctx);
   },
 };
 

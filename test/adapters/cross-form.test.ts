@@ -17,7 +17,7 @@ import { claudeAdapter } from '../../src/adapters/claude/index.js';
 import { codexAdapter } from '../../src/adapters/codex/index.js';
 import { opencodeAdapter } from '../../src/adapters/opencode/index.js';
 import { readNeighbours } from '../../src/adapters/opencode/neighbours.js';
-import { scriptOf } from '../../src/adapters/codex/shell.js';
+import { scriptOf } from '../../src/adapters/shared/shell.js';
 import { collect } from '../../src/pipeline/collect.js';
 import { CORPUS, REPO_ROOT, corpusAvailable } from '../helpers/corpus.js';
 

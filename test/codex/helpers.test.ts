@@ -1,13 +1,14 @@
 // The small pieces the Codex tables are built from: shell unwrapping, the exec duplicate-id scan,
 // web-search titles, patches, call outputs, MCP names, recorder envelopes and sniffing.
 import { describe, expect, it } from 'vitest';
-import { scriptOf, shellWords, unwrapCommand } from '../../src/adapters/codex/shell.js';
+import { scriptOf, shellWords, unwrapCommand } from '../../src/adapters/shared/shell.js';
 import { itemIds } from '../../src/adapters/codex/forms/exec.js';
 import { searchAction, webSearchTitle } from '../../src/adapters/codex/web-search.js';
 import { changesOf, changesTitle, changeToolKind, parsePatch, patchIn } from '../../src/adapters/codex/changes.js';
 import { readCallOutput } from '../../src/adapters/codex/output.js';
 import { callRef, mcpRef } from '../../src/adapters/codex/tools.js';
-import { commandActions, commandItemTitle } from '../../src/adapters/codex/commands.js';
+import { commandActions } from '../../src/adapters/codex/commands.js';
+import { commandItemTitle } from '../../src/adapters/shared/command-title.js';
 import { rpcOf } from '../../src/adapters/codex/forms/rpc.js';
 import { sniffLines } from '../../src/adapters/codex/sniff.js';
 import { camel, durationMsOf, get, pathOf, statusOf } from '../../src/adapters/codex/fields.js';

@@ -750,71 +750,10 @@ stat said (size, mtime, inode, mode), not what the content is.
 """
 
 
-@dataclass
-class FileMutationRecord:
-    """A file side effect of a tool call: a FileAffectingTool's declared paths, or what bash
-    changed in the writable roots.
-    """
-    _CONSTS: ClassVar[Dict[str, str]] = {}
-    _KNOWN: ClassVar[tuple] = ("path", "operation", "from", "type", "before", "after", "mode", "target")
-    _REQUIRED: ClassVar[tuple] = ("path", "operation", "before", "after")
-    path: str
-    """Absolute, ToolPath-resolved path (for a rename: where the file is after the call)."""
-    operation: FileOperation
-    """What happened to the file. rename: the same file (the same inode) moved from `from` to
-    `path`; its content may also have changed (compare before and after).
-    """
-    before: Optional[FileDigest]
-    """The file before the call; null when it did not exist."""
-    after: Optional[FileDigest]
-    """The file after the call; null when it does not exist."""
-    from_: Union[str, Unset] = UNSET
-    """For a rename: the absolute path the file had before the call."""
-    type: Union[FileEntryType, Unset] = UNSET
-    """What the path holds; absent means a regular file. For a symlink, the digests describe its
-    target text and `target` gives that text.
-    """
-    mode: Union[FileModeChange, Unset] = UNSET
-    """The permission bits, given when they are known and not the same before and after (a chmod, a
-    setuid bit, a file created or deleted).
-    """
-    target: Union[LinkTargetChange, Unset] = UNSET
-    """For a symlink: its target text before and after (it is not followed)."""
-
-    @classmethod
-    def from_json(cls, value: Any, path: str = "FileMutationRecord") -> FileMutationRecord:
-        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
-        return cls(
-            path=rt.string(obj["path"], path + ".path"),
-            operation=rt.string(obj["operation"], path + ".operation"),
-            before=rt.nullable(FileDigest.from_json)(obj["before"], path + ".before"),
-            after=rt.nullable(FileDigest.from_json)(obj["after"], path + ".after"),
-            from_=rt.opt(obj, "from", rt.string, path),
-            type=rt.opt(obj, "type", rt.string, path),
-            mode=rt.opt(obj, "mode", FileModeChange.from_json, path),
-            target=rt.opt(obj, "target", LinkTargetChange.from_json, path),
-        )
-
-    def to_json(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = dict(self._CONSTS)
-        out["path"] = self.path
-        out["operation"] = self.operation
-        if self.from_ is not UNSET:
-            out["from"] = self.from_
-        if self.type is not UNSET:
-            out["type"] = self.type
-        out["before"] = rt.encode(self.before)
-        out["after"] = rt.encode(self.after)
-        if self.mode is not UNSET:
-            out["mode"] = self.mode.to_json()
-        if self.target is not UNSET:
-            out["target"] = self.target.to_json()
-        return out
-
-
 FileOperation = Literal["create", "modify", "delete", "rename", "unchanged"]
-"""What happened to the file. rename: the same file (the same inode) moved from `from` to `path`;
-its content may also have changed (compare before and after).
+"""What happened to the file. rename: the same file moved from `from` to `path` (for the executor:
+the same inode); its content may also have changed. unchanged: only the executor writes it, for
+a declared path the call left as it was.
 """
 
 
@@ -877,6 +816,170 @@ class LinkTargetChange:
         out: Dict[str, Any] = dict(self._CONSTS)
         out["before"] = rt.encode(self.before)
         out["after"] = rt.encode(self.after)
+        return out
+
+
+@dataclass
+class FileMutationRecord:
+    """A file side effect of a tool call: a FileAffectingTool's declared paths, or what bash
+    changed in the writable roots. Every FileMutationRecord is also a FileChange.
+    """
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("path", "operation", "from", "type", "mode", "target", "before", "after")
+    _REQUIRED: ClassVar[tuple] = ("path", "operation", "before", "after")
+    path: str
+    """Absolute path (for a rename: where the file is after the call). From the executor:
+    ToolPath-resolved. From a provider: made absolute against the call's cwd; kept as the
+    provider wrote it only when no cwd is known.
+    """
+    operation: FileOperation
+    before: Optional[FileDigest]
+    """The file before the call; null when it did not exist."""
+    after: Optional[FileDigest]
+    """The file after the call; null when it does not exist."""
+    from_: Union[str, Unset] = UNSET
+    """For a rename: the path the file had before the call."""
+    type: Union[FileEntryType, Unset] = UNSET
+    mode: Union[FileModeChange, Unset] = UNSET
+    target: Union[LinkTargetChange, Unset] = UNSET
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "FileMutationRecord") -> FileMutationRecord:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            path=rt.string(obj["path"], path + ".path"),
+            operation=rt.string(obj["operation"], path + ".operation"),
+            before=rt.nullable(FileDigest.from_json)(obj["before"], path + ".before"),
+            after=rt.nullable(FileDigest.from_json)(obj["after"], path + ".after"),
+            from_=rt.opt(obj, "from", rt.string, path),
+            type=rt.opt(obj, "type", rt.string, path),
+            mode=rt.opt(obj, "mode", FileModeChange.from_json, path),
+            target=rt.opt(obj, "target", LinkTargetChange.from_json, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["path"] = self.path
+        out["operation"] = self.operation
+        if self.from_ is not UNSET:
+            out["from"] = self.from_
+        if self.type is not UNSET:
+            out["type"] = self.type
+        if self.mode is not UNSET:
+            out["mode"] = self.mode.to_json()
+        if self.target is not UNSET:
+            out["target"] = self.target.to_json()
+        out["before"] = rt.encode(self.before)
+        out["after"] = rt.encode(self.after)
+        return out
+
+
+@dataclass
+class FileChange:
+    """One file a call changed (or, for a denied or failed call, would have changed):
+    `metadata.files`. Every output that shows a diff or a location reads it from here.
+    """
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("path", "operation", "from", "type", "mode", "target", "before", "after", "diff", "oldText", "newText", "stats")
+    _REQUIRED: ClassVar[tuple] = ("path", "operation")
+    path: str
+    """Absolute path (for a rename: where the file is after the call). From the executor:
+    ToolPath-resolved. From a provider: made absolute against the call's cwd; kept as the
+    provider wrote it only when no cwd is known.
+    """
+    operation: FileOperation
+    from_: Union[str, Unset] = UNSET
+    """For a rename: the path the file had before the call."""
+    type: Union[FileEntryType, Unset] = UNSET
+    mode: Union[FileModeChange, Unset] = UNSET
+    target: Union[LinkTargetChange, Unset] = UNSET
+    before: Union[Optional[FileDigest], Unset] = UNSET
+    """The file before the call, when it was measured (the executor); null when it did not exist."""
+    after: Union[Optional[FileDigest], Unset] = UNSET
+    """The file after the call, when it was measured; null when it does not exist."""
+    diff: Union[str, Unset] = UNSET
+    """Unified diff of the change (`--- a/PATH`, `+++ b/PATH`, `@@` hunks; /dev/null for a side
+    that does not exist), when the text before and after, or a patch, is known. Under the
+    metadata budget a long diff becomes a size marker string, listed in `metadata.truncated`.
+    """
+    old_text: Union[Optional[str], Unset] = UNSET
+    """The text before (the whole file, or for an edit the replaced snippet), when known; null for
+    a file that did not exist. Under the metadata budget the diff goes first (it can be rebuilt
+    from the two texts), then the longer text.
+    """
+    new_text: Union[Optional[str], Unset] = UNSET
+    """The text after (the whole file, or the new snippet), when known; null for a deleted file."""
+    stats: Union[LineStats, Unset] = UNSET
+    """Lines added and removed, counted from the diff."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "FileChange") -> FileChange:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            path=rt.string(obj["path"], path + ".path"),
+            operation=rt.string(obj["operation"], path + ".operation"),
+            from_=rt.opt(obj, "from", rt.string, path),
+            type=rt.opt(obj, "type", rt.string, path),
+            mode=rt.opt(obj, "mode", FileModeChange.from_json, path),
+            target=rt.opt(obj, "target", LinkTargetChange.from_json, path),
+            before=rt.opt(obj, "before", rt.nullable(FileDigest.from_json), path),
+            after=rt.opt(obj, "after", rt.nullable(FileDigest.from_json), path),
+            diff=rt.opt(obj, "diff", rt.string, path),
+            old_text=rt.opt(obj, "oldText", rt.nullable(rt.string), path),
+            new_text=rt.opt(obj, "newText", rt.nullable(rt.string), path),
+            stats=rt.opt(obj, "stats", LineStats.from_json, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["path"] = self.path
+        out["operation"] = self.operation
+        if self.from_ is not UNSET:
+            out["from"] = self.from_
+        if self.type is not UNSET:
+            out["type"] = self.type
+        if self.mode is not UNSET:
+            out["mode"] = self.mode.to_json()
+        if self.target is not UNSET:
+            out["target"] = self.target.to_json()
+        if self.before is not UNSET:
+            out["before"] = rt.encode(self.before)
+        if self.after is not UNSET:
+            out["after"] = rt.encode(self.after)
+        if self.diff is not UNSET:
+            out["diff"] = self.diff
+        if self.old_text is not UNSET:
+            out["oldText"] = rt.encode(self.old_text)
+        if self.new_text is not UNSET:
+            out["newText"] = rt.encode(self.new_text)
+        if self.stats is not UNSET:
+            out["stats"] = self.stats.to_json()
+        return out
+
+
+@dataclass
+class LineStats:
+    """Lines added and removed, counted from the diff."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("added", "removed")
+    _REQUIRED: ClassVar[tuple] = ("added", "removed")
+    added: int
+    """Lines added."""
+    removed: int
+    """Lines removed."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "LineStats") -> LineStats:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            added=rt.integer(obj["added"], path + ".added"),
+            removed=rt.integer(obj["removed"], path + ".removed"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["added"] = self.added
+        out["removed"] = self.removed
         return out
 
 
@@ -950,6 +1053,286 @@ class ToolInvocationRecord:
 
 
 @dataclass
+class CommandRun:
+    """The command a bash call ran: `metadata.command`. Its terminal output stays in `output` (or
+    in `error` when it failed).
+    """
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("command", "cwd", "exitCode", "description", "background")
+    _REQUIRED: ClassVar[tuple] = ("command",)
+    command: str
+    """The command line as it ran, e.g. `cat README.md`. An argv array is joined with shell
+    quoting; a `bash -lc SCRIPT` wrapper is unwrapped to SCRIPT.
+    """
+    cwd: Union[str, Unset] = UNSET
+    """Working directory it ran in, when known."""
+    exit_code: Union[Optional[int], Unset] = UNSET
+    """Exit status; null when it was killed before exiting; absent while running or when the
+    provider does not say.
+    """
+    description: Union[str, Unset] = UNSET
+    """What the model said the command is for (Claude and OpenCode `description`), when it said.
+    The title is the command; this is shown beside it.
+    """
+    background: Union[bool, Unset] = UNSET
+    """True when the command was started in the background (its output comes later, or never)."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "CommandRun") -> CommandRun:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            command=rt.string(obj["command"], path + ".command"),
+            cwd=rt.opt(obj, "cwd", rt.string, path),
+            exit_code=rt.opt(obj, "exitCode", rt.nullable(rt.integer), path),
+            description=rt.opt(obj, "description", rt.string, path),
+            background=rt.opt(obj, "background", rt.boolean, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["command"] = self.command
+        if self.cwd is not UNSET:
+            out["cwd"] = self.cwd
+        if self.exit_code is not UNSET:
+            out["exitCode"] = rt.encode(self.exit_code)
+        if self.description is not UNSET:
+            out["description"] = self.description
+        if self.background is not UNSET:
+            out["background"] = self.background
+        return out
+
+
+@dataclass
+class SearchInfo:
+    """What a search call looked for and where: `metadata.search`."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("query", "pattern", "path", "paths", "matches")
+    _REQUIRED: ClassVar[tuple] = ()
+    query: Union[str, Unset] = UNSET
+    """A web or semantic search query."""
+    pattern: Union[str, Unset] = UNSET
+    """A glob or regular expression the call matched paths or lines against."""
+    path: Union[str, Unset] = UNSET
+    """Where it searched: a directory (absolute when the cwd is known) or a URL."""
+    paths: Union[List[str], Unset] = UNSET
+    """Paths the search touched (matches first, absolute when the cwd is known), at most 100."""
+    matches: Union[int, Unset] = UNSET
+    """How many paths or lines matched, when the result says (it may exceed the paths listed)."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "SearchInfo") -> SearchInfo:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            query=rt.opt(obj, "query", rt.string, path),
+            pattern=rt.opt(obj, "pattern", rt.string, path),
+            path=rt.opt(obj, "path", rt.string, path),
+            paths=rt.opt(obj, "paths", rt.list_of(rt.string), path),
+            matches=rt.opt(obj, "matches", rt.integer, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        if self.query is not UNSET:
+            out["query"] = self.query
+        if self.pattern is not UNSET:
+            out["pattern"] = self.pattern
+        if self.path is not UNSET:
+            out["path"] = self.path
+        if self.paths is not UNSET:
+            out["paths"] = rt.encode(self.paths)
+        if self.matches is not UNSET:
+            out["matches"] = self.matches
+        return out
+
+
+PlanEntryStatus = Literal["pending", "in_progress", "completed", "cancelled"]
+"""Where a plan entry stands. cancelled: the provider dropped it (OpenCode); ACP, which has no such
+status, shows it as completed.
+"""
+
+
+PlanEntryPriority = Literal["high", "medium", "low"]
+"""How much a plan entry matters, when the provider says (OpenCode todowrite, older Claude
+TodoWrite).
+"""
+
+
+@dataclass
+class PlanEntry:
+    """One entry of a plan."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("content", "status", "priority", "id", "activeForm")
+    _REQUIRED: ClassVar[tuple] = ("content", "status")
+    content: str
+    """What is to be done, as the model wrote it."""
+    status: PlanEntryStatus
+    priority: Union[PlanEntryPriority, Unset] = UNSET
+    id: Union[str, Unset] = UNSET
+    """The provider's id for the entry (Claude Task* tools, OpenCode todos), when it has one."""
+    active_form: Union[str, Unset] = UNSET
+    """The entry in the present tense, for showing while it is in progress (Claude)."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "PlanEntry") -> PlanEntry:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            content=rt.string(obj["content"], path + ".content"),
+            status=rt.string(obj["status"], path + ".status"),
+            priority=rt.opt(obj, "priority", rt.string, path),
+            id=rt.opt(obj, "id", rt.string, path),
+            active_form=rt.opt(obj, "activeForm", rt.string, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["content"] = self.content
+        out["status"] = self.status
+        if self.priority is not UNSET:
+            out["priority"] = self.priority
+        if self.id is not UNSET:
+            out["id"] = self.id
+        if self.active_form is not UNSET:
+            out["activeForm"] = self.active_form
+        return out
+
+
+@dataclass
+class ToolPlan:
+    """The todo list or plan a todo call wrote: `metadata.plan`."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("entries", "explanation", "partial")
+    _REQUIRED: ClassVar[tuple] = ("entries",)
+    entries: List[PlanEntry]
+    """The whole plan after the call, in the provider's order."""
+    explanation: Union[str, Unset] = UNSET
+    """Why the plan changed, when the model said (Codex update_plan)."""
+    partial: Union[bool, Unset] = UNSET
+    """True when the call changed only some entries (Claude TaskCreate / TaskUpdate) and `entries`
+    holds just those.
+    """
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "ToolPlan") -> ToolPlan:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            entries=rt.list_of(PlanEntry.from_json)(obj["entries"], path + ".entries"),
+            explanation=rt.opt(obj, "explanation", rt.string, path),
+            partial=rt.opt(obj, "partial", rt.boolean, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["entries"] = rt.encode(self.entries)
+        if self.explanation is not UNSET:
+            out["explanation"] = self.explanation
+        if self.partial is not UNSET:
+            out["partial"] = self.partial
+        return out
+
+
+ApprovalState = Literal["pending", "approved", "denied", "expired"]
+"""Where an approval stands. pending: the call waits for an answer. approved / denied: answered.
+expired: it was never answered (the turn or session ended, or the request was withdrawn).
+"""
+
+
+@dataclass
+class ApprovalOption:
+    """One answer a permission request offered."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("id", "name", "kind")
+    _REQUIRED: ClassVar[tuple] = ("id",)
+    id: str
+    """The option's id, as the answer names it."""
+    name: Union[str, Unset] = UNSET
+    """What the option says to the person."""
+    kind: Union[str, Unset] = UNSET
+    """What choosing it means, e.g. ACP `allow_once`, `allow_always`, `reject_once`,
+    `reject_always`.
+    """
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "ApprovalOption") -> ApprovalOption:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            id=rt.string(obj["id"], path + ".id"),
+            name=rt.opt(obj, "name", rt.string, path),
+            kind=rt.opt(obj, "kind", rt.string, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["id"] = self.id
+        if self.name is not UNSET:
+            out["name"] = self.name
+        if self.kind is not UNSET:
+            out["kind"] = self.kind
+        return out
+
+
+@dataclass
+class ToolApproval:
+    """An approval a call waited for, and its answer: `metadata.approval`. A denied approval is
+    followed by the part's `error` with code `denied`.
+    """
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("state", "source", "reason", "at", "requestedAt", "options", "optionId", "detail")
+    _REQUIRED: ClassVar[tuple] = ("state", "source")
+    state: ApprovalState
+    source: str
+    """Who asked or answered: `user` (a person, through the agent's prompt), `policy` (a rule or an
+    approval mode decided alone), `hook` (a hook script), `executor` (toolnorm's own policy), or
+    the provider's own word when none of those fits.
+    """
+    reason: Union[str, Unset] = UNSET
+    """Why it was asked or decided, in the provider's words."""
+    at: Union[float, Unset] = UNSET
+    """When the state was reached (the request, or the answer)."""
+    requested_at: Union[float, Unset] = UNSET
+    """When the approval was asked for, once it is answered."""
+    options: Union[List[ApprovalOption], Unset] = UNSET
+    """The answers offered, when the request listed them (ACP)."""
+    option_id: Union[str, Unset] = UNSET
+    """The option chosen, when the answer named one."""
+    detail: Union[Dict[str, Any], Unset] = UNSET
+    """The provider's other approval fields (a blocked path, a hook name, a message), kept as
+    given.
+    """
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "ToolApproval") -> ToolApproval:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            state=rt.string(obj["state"], path + ".state"),
+            source=rt.string(obj["source"], path + ".source"),
+            reason=rt.opt(obj, "reason", rt.string, path),
+            at=rt.opt(obj, "at", rt.number, path),
+            requested_at=rt.opt(obj, "requestedAt", rt.number, path),
+            options=rt.opt(obj, "options", rt.list_of(ApprovalOption.from_json), path),
+            option_id=rt.opt(obj, "optionId", rt.string, path),
+            detail=rt.opt(obj, "detail", rt.map_of(rt.anything), path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["state"] = self.state
+        out["source"] = self.source
+        if self.reason is not UNSET:
+            out["reason"] = self.reason
+        if self.at is not UNSET:
+            out["at"] = self.at
+        if self.requested_at is not UNSET:
+            out["requestedAt"] = self.requested_at
+        if self.options is not UNSET:
+            out["options"] = rt.encode(self.options)
+        if self.option_id is not UNSET:
+            out["optionId"] = self.option_id
+        if self.detail is not UNSET:
+            out["detail"] = rt.encode(self.detail)
+        return out
+
+
+@dataclass
 class TruncationNote:
     """Records a value that the metadata budget replaced by a size marker (spec rule 9)."""
     _CONSTS: ClassVar[Dict[str, str]] = {}
@@ -1012,7 +1395,7 @@ class ToolMetadata:
     allowed.
     """
     _CONSTS: ClassVar[Dict[str, str]] = {}
-    _KNOWN: ClassVar[tuple] = ("provider", "rawType", "mcp", "parentId", "childSessionId", "task", "action", "exitCode", "cwd", "truncated", "approval", "compression", "assessment")
+    _KNOWN: ClassVar[tuple] = ("provider", "rawType", "mcp", "parentId", "childSessionId", "task", "action", "exitCode", "cwd", "truncated", "approval", "files", "command", "search", "plan", "compression", "assessment")
     _REQUIRED: ClassVar[tuple] = ()
     provider: Union[Provider, Unset] = UNSET
     raw_type: Union[str, Unset] = UNSET
@@ -1034,8 +1417,14 @@ class ToolMetadata:
     """
     truncated: Union[List[TruncationNote], Unset] = UNSET
     """Values replaced under the metadata budget."""
-    approval: Union[Dict[str, Any], Unset] = UNSET
-    """Approval request and decision, when the provider asked."""
+    approval: Union[ToolApproval, Unset] = UNSET
+    files: Union[List[FileChange], Unset] = UNSET
+    """Files the call changed (or, denied or failed, would have changed), one entry per path, in
+    order.
+    """
+    command: Union[CommandRun, Unset] = UNSET
+    search: Union[SearchInfo, Unset] = UNSET
+    plan: Union[ToolPlan, Unset] = UNSET
     compression: Union[CompressionRecord, Unset] = UNSET
     assessment: Union[ToolCallAssessmentRecord, Unset] = UNSET
     extra: Dict[str, Any] = field(default_factory=dict)
@@ -1055,7 +1444,11 @@ class ToolMetadata:
             exit_code=rt.opt(obj, "exitCode", rt.nullable(rt.integer), path),
             cwd=rt.opt(obj, "cwd", rt.string, path),
             truncated=rt.opt(obj, "truncated", rt.list_of(TruncationNote.from_json), path),
-            approval=rt.opt(obj, "approval", rt.map_of(rt.anything), path),
+            approval=rt.opt(obj, "approval", ToolApproval.from_json, path),
+            files=rt.opt(obj, "files", rt.list_of(FileChange.from_json), path),
+            command=rt.opt(obj, "command", CommandRun.from_json, path),
+            search=rt.opt(obj, "search", SearchInfo.from_json, path),
+            plan=rt.opt(obj, "plan", ToolPlan.from_json, path),
             compression=rt.opt(obj, "compression", CompressionRecord.from_json, path),
             assessment=rt.opt(obj, "assessment", ToolCallAssessmentRecord.from_json, path),
             extra=rt.extra_of(obj, cls._CONSTS, cls._KNOWN),
@@ -1084,7 +1477,15 @@ class ToolMetadata:
         if self.truncated is not UNSET:
             out["truncated"] = rt.encode(self.truncated)
         if self.approval is not UNSET:
-            out["approval"] = rt.encode(self.approval)
+            out["approval"] = self.approval.to_json()
+        if self.files is not UNSET:
+            out["files"] = rt.encode(self.files)
+        if self.command is not UNSET:
+            out["command"] = self.command.to_json()
+        if self.search is not UNSET:
+            out["search"] = self.search.to_json()
+        if self.plan is not UNSET:
+            out["plan"] = self.plan.to_json()
         if self.compression is not UNSET:
             out["compression"] = self.compression.to_json()
         if self.assessment is not UNSET:
@@ -2067,7 +2468,112 @@ class ToolPolicyAssessedEvent:
         return "tool.policy.assessed"
 
 
-ToolEvent = Union["ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent"]
+@dataclass
+class ToolApprovalRequestedEvent:
+    """The call waits for an approval (`approval.state` is `pending`). Sets `metadata.approval`;
+    the state does not change, so a pending approval shows live and stays in the history.
+    """
+    TYPE: ClassVar[str] = "tool.approval.requested"
+    _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.approval.requested"}
+    _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "approval")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source", "approval")
+    session_id: str
+    """Session (stream) the event belongs to."""
+    part_id: str
+    """Part the event is about; stable for the whole lifecycle."""
+    source: EventSource
+    approval: ToolApproval
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
+    seq: Union[int, Unset] = UNSET
+    """Position in the session stream, assigned by the store on append."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "ToolApprovalRequestedEvent") -> ToolApprovalRequestedEvent:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            session_id=rt.string(obj["sessionId"], path + ".sessionId"),
+            part_id=rt.string(obj["partId"], path + ".partId"),
+            source=EventSource.from_json(obj["source"], path + ".source"),
+            approval=ToolApproval.from_json(obj["approval"], path + ".approval"),
+            at=rt.opt(obj, "at", rt.number, path),
+            seq=rt.opt(obj, "seq", rt.integer, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["sessionId"] = self.session_id
+        out["partId"] = self.part_id
+        if self.at is not UNSET:
+            out["at"] = self.at
+        if self.seq is not UNSET:
+            out["seq"] = self.seq
+        out["source"] = self.source.to_json()
+        out["approval"] = self.approval.to_json()
+        return out
+
+    @property
+    def type(self) -> Literal["tool.approval.requested"]:
+        """The "type" key: always "tool.approval.requested" for a ToolApprovalRequestedEvent."""
+        return "tool.approval.requested"
+
+
+@dataclass
+class ToolApprovalResolvedEvent:
+    """The approval was answered or expired (`approved`, `denied`, `expired`). Updates
+    `metadata.approval`, keeping the request's time as `requestedAt`; a denial is followed by
+    `tool.failed` with code `denied`.
+    """
+    TYPE: ClassVar[str] = "tool.approval.resolved"
+    _CONSTS: ClassVar[Dict[str, str]] = {"type": "tool.approval.resolved"}
+    _KNOWN: ClassVar[tuple] = ("sessionId", "partId", "at", "seq", "source", "approval")
+    _REQUIRED: ClassVar[tuple] = ("sessionId", "partId", "source", "approval")
+    session_id: str
+    """Session (stream) the event belongs to."""
+    part_id: str
+    """Part the event is about; stable for the whole lifecycle."""
+    source: EventSource
+    approval: ToolApproval
+    at: Union[float, Unset] = UNSET
+    """When it happened, epoch milliseconds: from the provider when given, else from an explicitly
+    injected clock (`--clock`). Absent when neither gives a time: toolnorm never invents one.
+    """
+    seq: Union[int, Unset] = UNSET
+    """Position in the session stream, assigned by the store on append."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "ToolApprovalResolvedEvent") -> ToolApprovalResolvedEvent:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            session_id=rt.string(obj["sessionId"], path + ".sessionId"),
+            part_id=rt.string(obj["partId"], path + ".partId"),
+            source=EventSource.from_json(obj["source"], path + ".source"),
+            approval=ToolApproval.from_json(obj["approval"], path + ".approval"),
+            at=rt.opt(obj, "at", rt.number, path),
+            seq=rt.opt(obj, "seq", rt.integer, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["sessionId"] = self.session_id
+        out["partId"] = self.part_id
+        if self.at is not UNSET:
+            out["at"] = self.at
+        if self.seq is not UNSET:
+            out["seq"] = self.seq
+        out["source"] = self.source.to_json()
+        out["approval"] = self.approval.to_json()
+        return out
+
+    @property
+    def type(self) -> Literal["tool.approval.resolved"]:
+        """The "type" key: always "tool.approval.resolved" for a ToolApprovalResolvedEvent."""
+        return "tool.approval.resolved"
+
+
+ToolEvent = Union["ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent"]
 """One step in the life of a tool call. Every part is the reduction of its events."""
 
 
@@ -2084,6 +2590,8 @@ def tool_event_from_json(value: Any, path: str = "ToolEvent") -> ToolEvent:
         "tool.output.compressed": ToolOutputCompressedEvent,
         "tool.file.mutated": ToolFileMutatedEvent,
         "tool.policy.assessed": ToolPolicyAssessedEvent,
+        "tool.approval.requested": ToolApprovalRequestedEvent,
+        "tool.approval.resolved": ToolApprovalResolvedEvent,
     }
     if tag not in variants:
         raise rt.ContractError(f"{path}.type: unknown variant {tag!r}")
@@ -2848,9 +3356,23 @@ DEFINITIONS: Dict[str, Any] = {
     "PolicyCheck": PolicyCheck.from_json,
     "ToolCallAssessmentRecord": ToolCallAssessmentRecord.from_json,
     "FileDigest": FileDigest.from_json,
+    "FileOperation": lambda value, path="FileOperation": rt.string(value, path),
+    "FileEntryType": lambda value, path="FileEntryType": rt.string(value, path),
+    "FileModeChange": FileModeChange.from_json,
+    "LinkTargetChange": LinkTargetChange.from_json,
     "FileMutationRecord": FileMutationRecord.from_json,
+    "FileChange": FileChange.from_json,
     "ToolInvocationStatus": lambda value, path="ToolInvocationStatus": rt.string(value, path),
     "ToolInvocationRecord": ToolInvocationRecord.from_json,
+    "CommandRun": CommandRun.from_json,
+    "SearchInfo": SearchInfo.from_json,
+    "PlanEntryStatus": lambda value, path="PlanEntryStatus": rt.string(value, path),
+    "PlanEntryPriority": lambda value, path="PlanEntryPriority": rt.string(value, path),
+    "PlanEntry": PlanEntry.from_json,
+    "ToolPlan": ToolPlan.from_json,
+    "ApprovalState": lambda value, path="ApprovalState": rt.string(value, path),
+    "ApprovalOption": ApprovalOption.from_json,
+    "ToolApproval": ToolApproval.from_json,
     "TruncationNote": TruncationNote.from_json,
     "McpRef": McpRef.from_json,
     "ToolMetadata": ToolMetadata.from_json,
@@ -2874,6 +3396,8 @@ DEFINITIONS: Dict[str, Any] = {
     "ToolOutputCompressedEvent": ToolOutputCompressedEvent.from_json,
     "ToolFileMutatedEvent": ToolFileMutatedEvent.from_json,
     "ToolPolicyAssessedEvent": ToolPolicyAssessedEvent.from_json,
+    "ToolApprovalRequestedEvent": ToolApprovalRequestedEvent.from_json,
+    "ToolApprovalResolvedEvent": ToolApprovalResolvedEvent.from_json,
     "ToolEvent": tool_event_from_json,
     "Diagnostic": Diagnostic.from_json,
     "AcpToolKind": lambda value, path="AcpToolKind": rt.string(value, path),
@@ -2902,4 +3426,4 @@ def to_json(value: Any) -> Any:
     return rt.encode(value)
 
 
-__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "UnhashedReason", "FileMutationRecord", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "ToolInvocationStatus", "ToolInvocationRecord", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolError", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]
+__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "UnhashedReason", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "FileMutationRecord", "FileChange", "LineStats", "ToolInvocationStatus", "ToolInvocationRecord", "CommandRun", "SearchInfo", "PlanEntryStatus", "PlanEntryPriority", "PlanEntry", "ToolPlan", "ApprovalState", "ApprovalOption", "ToolApproval", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolError", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]

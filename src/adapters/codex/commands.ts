@@ -1,19 +1,6 @@
-// Command titles. A command is parsed into actions (read / listFiles / search / unknown, the way
-// Codex's app-server `commandActions` and rollout `parsed_cmd` name them). When every action is
-// known, the title says what the command does (`Reading src/a.ts`); otherwise it is the command
-// without its shell wrapper.
-import { parseCommand } from '../shared/command-parse.js';
-import { commandTitle, displayPath } from '../../present/titles.js';
+// Codex's own parse of a command (`commandActions`, `parsed_cmd`), kept in metadata. Titles come
+// from the shared rule (shared/command-title.ts), which every provider uses.
 import { arr, camel, get, nonEmpty, obj, type Obj } from './fields.js';
-import { scriptOf } from './shell.js';
-
-/** `commandTitle` of the first non-blank line, without copying a multi-megabyte script first. */
-export function lineTitle(s: string, max = 80): string {
-  const start = s.search(/\S/);
-  if (start === -1) return '';
-  const nl = s.indexOf('\n', start);
-  return commandTitle(s.slice(start, nl === -1 ? Math.min(s.length, start + max * 4) : Math.min(nl, start + max * 4)), max);
-}
 
 export interface CommandAction {
   type: 'read' | 'listFiles' | 'search' | 'unknown';
@@ -44,45 +31,3 @@ export function commandActions(item: Obj): CommandAction[] | undefined {
   return out;
 }
 
-function actionTitle(a: Pick<CommandAction, 'type' | 'path' | 'query' | 'name'>, cwd?: string): string | undefined {
-  const p = a.path ? displayPath(a.path, cwd) : undefined;
-  switch (a.type) {
-    case 'read':
-      return p || a.name ? `Reading ${p ?? a.name}` : undefined;
-    case 'listFiles':
-      return p ? `Listing ${p}` : 'Listing files';
-    case 'search':
-      if (a.query && p) return `Searching for "${a.query}" in ${p}`;
-      if (a.query) return `Searching for "${a.query}"`;
-      return p ? `Searching in ${p}` : 'Searching files';
-    default:
-      return undefined;
-  }
-}
-
-/**
- * Title of a command, from the command itself (shared/command-parse.ts): its actions when all are
- * known, else the script, else a generic line. Codex's own parse (`commandActions`, `parsed_cmd`)
- * is kept in metadata but does not make the title: exec lines do not carry it, and one command
- * gets one title in every form.
- */
-// A call is titled on each sighting (started, updated, completed) with the same command.
-let lastTitle: { command: unknown; cwd: string | undefined; title: string } | undefined;
-
-export function commandItemTitle(command: unknown, cwd?: string): string {
-  if (lastTitle && lastTitle.cwd === cwd && (lastTitle.command === command || (typeof command === 'string' && command === lastTitle.command))) return lastTitle.title;
-  const title = commandTitleOf(command, cwd);
-  lastTitle = { command, cwd, title };
-  return title;
-}
-
-function commandTitleOf(command: unknown, cwd?: string): string {
-  const script = scriptOf(command);
-  if (!script) return 'Running a command';
-  const actions = parseCommand(script);
-  if (actions?.length) {
-    const titles = actions.map((a) => actionTitle(a, cwd));
-    if (titles.every((t): t is string => t !== undefined)) return commandTitle([...new Set(titles)].join(', '), 120);
-  }
-  return lineTitle(script) || 'Running a command';
-}

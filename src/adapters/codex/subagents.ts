@@ -1,7 +1,7 @@
 // Sub-agent ("collab") calls: exec `collab_tool_call`, app-server `collabAgentToolCall` (and the
 // older `collabToolCall`), `subAgentActivity`, and rollout `spawn_agent`/`send_input`/`wait`/…
 // function calls. All are kind `subagent`; the spawned thread id is the child session.
-import { lineTitle } from './commands.js';
+import { lineTitle } from '../shared/command-title.js';
 import { arr, camel, get, nonEmpty, obj, text, type Obj } from './fields.js';
 
 /** Tools that create (or bring back) the agent thread they name: their receivers are children. */

@@ -6,7 +6,7 @@
 // (`metadata.parentId`, `metadata.parentThreadId`); the spawning call gets `childSessionId`. When a
 // child's calls arrive before the link is known, they are linked by `tool.updated` once it is.
 import type { ToolMetadata } from '../../../contract/index.js';
-import { lineTitle } from '../commands.js';
+import { lineTitle } from '../../shared/command-title.js';
 import type { InputPosition } from '../../types.js';
 import { SPAWNING_TOOLS, receiversOf } from '../subagents.js';
 import { arr, camel, get, nonEmpty, obj, pathOf, text, type Obj } from '../fields.js';

@@ -195,9 +195,17 @@ export function applyMetadataBudget(metadata: ToolMetadata, limit = DEFAULT_META
       const list = longestTypedList(copy);
       if (!list) break;
       const gone = list.items.pop();
-      notes.push({ path: `${pathPrefix}${list.path}/${list.items.length}`, originalBytes: byteSize(gone), reason: `metadata budget of ${limit} bytes: the entry was removed from the list` });
+      // One note per cut list (a note per entry would outgrow the entries it replaces): it points
+      // at the first entry removed and counts every removed byte.
+      const cut = `${pathPrefix}${list.path}/`;
+      const prev = notes.find((n) => n.path.startsWith(cut) && n.reason?.includes('removed from the list'));
+      const removed = (prev ? Number(/(\d+) entr/.exec(prev.reason!)![1]) : 0) + 1;
+      const note = { path: `${cut}${list.items.length}`, originalBytes: (prev?.originalBytes ?? 0) + byteSize(gone), reason: `metadata budget of ${limit} bytes: ${removed} ${removed === 1 ? 'entry' : 'entries'} removed from the list, from here to its end` };
+      if (prev) Object.assign(prev, note);
+      else notes.push(note);
     }
-    size = byteSize(copy);
+    // The notes are part of what is measured: they go into the same metadata.
+    size = byteSize(copy) + (notes.length ? byteSize(notes) + 14 : 0);
   }
   const prior = Array.isArray(copy.truncated) ? (copy.truncated as TruncationNote[]) : [];
   copy.truncated = [...prior, ...notes];

@@ -1,7 +1,7 @@
 // The one pure reducer every stream goes through: provider adapters, the ACP decoder and the
 // executor all emit ToolEvents, and only this turns them into parts. It never mutates its input
 // and never throws on a valid event; anything odd becomes a diagnostic, never a silent drop.
-import type { Diagnostic, ToolEvent, ToolMetadata } from '../contract/index.js';
+import type { Diagnostic, FileChange, ToolEvent, ToolMetadata } from '../contract/index.js';
 import { boundDepth } from './depth.js';
 import { DEFAULT_METADATA_LIMIT, applyMetadataBudget, jsonLengthBound } from './budget.js';
 import { TERMINAL, copyRecord, type PartRecord, type ToolSessionState } from './state.js';
@@ -27,6 +27,21 @@ const report = (ctx: Ctx, d: Diagnostic) => { (ctx.diagnostics ??= []).push(d); 
 
 type Handler<E extends ToolEvent> = (part: PartRecord, event: E, ctx: Ctx) => PartRecord;
 
+/**
+ * `metadata.files` is one entry per path: a later event's entry for a path refines the earlier
+ * one field by field (the executor's measured digests and the tool's diff meet this way), and a
+ * new path is added after the others.
+ */
+function mergeFiles(prior: readonly FileChange[], next: readonly FileChange[]): FileChange[] {
+  const out = [...prior];
+  for (const f of next) {
+    const at = out.findIndex((g) => g.path === f.path);
+    if (at >= 0) out[at] = { ...out[at]!, ...f };
+    else out.push(f);
+  }
+  return out;
+}
+
 /** Merges metadata into a record created for this event (mutated in place before it is published). */
 function mergeMetadata(part: Mutable<PartRecord>, extra: ToolMetadata | undefined, ctx: Ctx): Mutable<PartRecord> {
   if (!extra) return part;
@@ -35,6 +50,7 @@ function mergeMetadata(part: Mutable<PartRecord>, extra: ToolMetadata | undefine
   if (extraChars <= 2) return part; // `{}`
   const merged: ToolMetadata = { ...part.metadata, ...extra };
   if (part.metadata.truncated && extra.truncated) merged.truncated = [...part.metadata.truncated, ...extra.truncated];
+  if (part.metadata.files && extra.files) merged.files = mergeFiles(part.metadata.files, extra.files);
   // Overlapping keys make the sum an over-estimate: safe for deciding that no check is needed.
   const bound = part.metadataChars + extraChars;
   if (bound * 3 <= ctx.opts.metadataLimitBytes) {
@@ -191,11 +207,7 @@ const HANDLERS: { [T in ToolEvent['type']]: Handler<EventOf<T>> } = {
     n.mutations = [...p.mutations, e.mutation];
     // A FileMutationRecord is a FileChange: the part's `metadata.files` gains it, merged into the
     // entry for the same path when the call already described it (a diff from the tool's input).
-    const files = [...(p.metadata.files ?? [])];
-    const at = files.findIndex((f) => f.path === e.mutation.path);
-    if (at >= 0) files[at] = { ...files[at]!, ...e.mutation };
-    else files.push(e.mutation);
-    return mergeMetadata(n, { files }, ctx);
+    return mergeMetadata(n, { files: [e.mutation] }, ctx);
   },
   'tool.policy.assessed': (p, e, ctx) => {
     const n = copyRecord(p);

@@ -20,7 +20,7 @@ import { assess, pathView, type Assessment } from './assess.js';
 import { Call } from './call.js';
 import { runWithDeadline, type Outcome } from './deadline.js';
 import { fileDigest, mutationOf } from './digest.js';
-import { formatPointer, parsePointer } from './pointer.js';
+import { formatPointer, parsePointer, select } from './pointer.js';
 import { resolvePolicy, type PolicyInput, type SessionPolicy } from './policy.js';
 import { SessionRecorder } from './recorder.js';
 import type { ToolRegistry } from './registry.js';
@@ -186,7 +186,7 @@ export class ToolExecutor {
     } catch {
       // A title is cosmetic; the call is still recorded under the fallback.
     }
-    const started = call.event('tool.started', { name: tool.name, kind: tool.kind, title, input: recordedInput, metadata });
+    const started = call.event('tool.started', { name: tool.name, kind: tool.kind, title, input: recordedInput, metadata: withCommand(metadata, tool, params) });
     const assessed = call.event('tool.policy.assessed', { assessment: assessment.record });
     if (assessment.record.decision === 'deny') {
       await this.recordOrThrow(call, [started, assessed, call.event('tool.failed', {
@@ -350,3 +350,15 @@ export class ToolExecutor {
 }
 
 export { VALID };
+
+/**
+ * `metadata.command` from the parameter whose role is EXEC_COMMAND: known from the start, so a
+ * denied command still says what it would have run. The tool's result adds the exit code.
+ */
+function withCommand(metadata: ToolMetadata, tool: Tool, params: unknown): ToolMetadata {
+  const pointer = Object.entries(tool.paramRoles ?? {}).find(([, role]) => role === 'EXEC_COMMAND')?.[0];
+  if (pointer === undefined) return metadata;
+  const value = select(params, parsePointer(pointer))[0]?.value;
+  if (typeof value !== 'string' || value.trim() === '') return metadata;
+  return { ...metadata, command: { command: value, ...(metadata.cwd ? { cwd: metadata.cwd } : {}) } };
+}

@@ -179,7 +179,7 @@ export function bashTool(options: BashOptions = {}): Tool<BashInput> {
           const text = cap.text();
           const structured = { exitCode: code, ...(signal ? { signal } : {}), outputBytes: cap.total, ...(cap.omitted ? { truncated: true, omittedBytes: cap.omitted } : {}) };
           const output = { text, structured };
-          const metadata = { exitCode: code };
+          const metadata = { exitCode: code, command: { command: input.command, cwd: ctx.cwd, exitCode: code } };
           if (code === 0) { resolve(success(output, metadata)); return; }
           const shown = text.length > ERROR_TAIL ? `…${text.slice(-ERROR_TAIL)}` : text;
           const head = code === null ? `Killed by ${signal ?? 'a signal'}` : `Exit code ${code}`;

@@ -228,11 +228,20 @@ export function cutMarker(shown: number, total: number, limit: number): string {
 }
 
 export function unifiedDiff(name: string, hunks: readonly Hunk[], marker?: string): string {
+  return hunkText(`a/${name}`, `b/${name}`, hunks, marker);
+}
+
+/** The same hunks as `metadata.files[].diff` shows them: headers name the absolute path itself. */
+export function fileDiff(path: string, hunks: readonly Hunk[], marker?: string): string {
+  return hunkText(path, path, hunks, marker);
+}
+
+function hunkText(from: string, to: string, hunks: readonly Hunk[], marker?: string): string {
   if (!hunks.length) return marker ?? '';
   const range = (start: number, n: number) => (n === 1 ? `${start}` : `${start},${n}`);
   return [
-    `--- a/${name}`,
-    `+++ b/${name}`,
+    `--- ${from}`,
+    `+++ ${to}`,
     ...hunks.flatMap((h) => [`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`, ...h.lines]),
     ...(marker ? [marker] : []),
   ].join('\n');

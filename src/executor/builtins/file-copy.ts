@@ -82,7 +82,7 @@ export function fileCopyTool(options: FileCopyOptions = {}): FileAffectingTool<F
           return success({
             text: `Copied ${shownSource} to ${shown} (${copied} bytes)`,
             structured: { type: dst.existed ? 'update' : 'create', source, filePath: path, bytes: copied },
-          });
+          }, { files: [{ path, operation: dst.existed ? 'modify' : 'create' }] });
         } finally {
           dst.close();
         }

@@ -10,7 +10,8 @@ import type { ValidationIssue } from '../../contract/index.js';
 import { failure, success, type FileAffectingTool } from '../types.js';
 import { fsFailure } from './fs-errors.js';
 import { readVerified, writeVerified } from '../safe-fs.js';
-import { cutMarker, editDiff, unifiedDiff } from './diff.js';
+import { cutMarker, editDiff, fileDiff, unifiedDiff } from './diff.js';
+import type { FileChange } from '../../contract/index.js';
 import { DEFAULT_MAX_DIFF_BYTES, DEFAULT_MAX_FILE_BYTES, limitOption, tooLarge } from './limits.js';
 import { countOccurrences, replacedBytes, replaceIntoBuffer } from './replace.js';
 
@@ -96,14 +97,18 @@ export function fileEditTool(options: FileEditOptions = {}): FileAffectingTool<F
         return fsFailure(err, shown);
       }
       const d = editDiff(original, input.old, input.new, { maxBytes: maxDiff, name: shown });
-      const diff = unifiedDiff(shown, d.hunks, d.cut ? cutMarker(d.hunks.length, d.totalHunks, maxDiff) : undefined);
+      const marker = d.cut ? cutMarker(d.hunks.length, d.totalHunks, maxDiff) : undefined;
+      const diff = unifiedDiff(shown, d.hunks, marker);
+      // metadata.files: the same hunks under the absolute path, in the contract's diff form
+      // (`--- /abs/path`); the lines counted over the whole edit, also past a cut.
+      const change: FileChange = { path, operation: 'modify', diff: `${fileDiff(path, d.hunks, marker)}\n`, stats: { added: d.added, removed: d.removed } };
       return success({
         text: diff,
         structured: {
           filePath: path, replacements: count, linesAdded: d.added, linesRemoved: d.removed, structuredPatch: d.hunks,
           ...(d.cut ? { diffTruncated: true, totalHunks: d.totalHunks } : {}),
         },
-      });
+      }, { files: [change] });
     },
   };
 }

@@ -2,6 +2,7 @@
 // missing directories: a directory it made would be a side effect no FileMutationRecord shows.
 // The write goes through safe-fs: a temporary file in the verified directory, renamed into place.
 // Content over maxFileBytes is refused (too_large) before anything is opened.
+import { fileChange } from '../../substance/files.js';
 import { success, type FileAffectingTool } from '../types.js';
 import { writeVerified } from '../safe-fs.js';
 import { fsFailure } from './fs-errors.js';
@@ -52,7 +53,9 @@ export function fileWriteTool(options: FileWriteOptions = {}): FileAffectingTool
         return fsFailure(err, shown);
       }
       const type = existed ? 'update' : 'create';
-      return success({ text: `${existed ? 'Updated' : 'Created'} ${shown} (${bytes} bytes)`, structured: { type, filePath: path, bytes } });
+      // A new file's text is all of its diff; an overwrite's old text was not read, so it has none.
+      const change = existed ? fileChange({ path, operation: 'modify', newText: input.content }) : fileChange({ path, operation: 'create', oldText: null, newText: input.content });
+      return success({ text: `${existed ? 'Updated' : 'Created'} ${shown} (${bytes} bytes)`, structured: { type, filePath: path, bytes } }, { files: [change] });
     },
   };
 }

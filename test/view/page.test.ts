@@ -11,6 +11,7 @@ import { eventsAdapter } from '../../src/adapters/events/index.js';
 import { toUiPart } from '../../src/ui/to-ui.js';
 import { SqliteEventStore } from '../../src/store/sqlite.js';
 import { ViewBuilder, pageOverheadBytes, renderViewHtml, scriptSafeJson, type ViewData } from '../../src/view/index.js';
+import type { ToolEvent } from '../../src/contract/index.js';
 import { HOSTILE, compressibleEvents, hostileEvents, largeSessionEvents, ndjson } from './sessions.js';
 
 const TMP = mkdtempSync(join(tmpdir(), 'toolnorm-view-page-'));
@@ -126,6 +127,26 @@ describe('toolnorm view (page)', () => {
     expect(data.source).toBe(`sqlite:${db} · session sess-large`);
     const none = await cli(['view', '--store', `sqlite:${db}`, '--session', 'nope', '-o', out]);
     expect([none.code, none.stderr]).toEqual([1, expect.stringContaining('no session nope')]);
+  });
+
+  it('a stored session brings the child sessions its subagent parts name (transitively), and no other', async () => {
+    const db = join(TMP, 'store-children.db');
+    const store = new SqliteEventStore(db);
+    const at = (n: number) => ({ at: n, source: { provider: 'opencode' as const, line: n } });
+    const call = (sessionId: string, partId: string, n: number, metadata: Record<string, unknown> = {}): ToolEvent => ({
+      type: 'tool.started', sessionId, partId, ...at(n), name: 'task', kind: 'subagent', title: `${sessionId}/${partId}`, input: {}, metadata: { provider: 'opencode', ...metadata },
+    } as ToolEvent);
+    await store.append('main', [call('main', 'a', 1, { childSessionId: 'kid' })], 0);
+    await store.append('kid', [call('kid', 'b', 2, { parentId: 'a', childSessionId: 'grandkid' })], 0);
+    await store.append('grandkid', [call('grandkid', 'c', 3, { parentId: 'b' })], 0);
+    await store.append('unrelated', [call('unrelated', 'd', 4)], 0);
+    await store.close();
+    const out = join(TMP, 'store-children.html');
+    const r = await cli(['view', '--store', `sqlite:${db}`, '--session', 'main', '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const data = embedded(readFileSync(out, 'utf8'));
+    expect(data.sessions.map((s) => s.id)).toEqual(['main', 'kid', 'grandkid']);
+    expect(data.parts.map((p) => `${p.session}/${p.ui.toolCallId}`)).toEqual(['main/a', 'kid/b', 'grandkid/c']);
   });
 
   it('page size is the fixed overhead plus the embedded parts: linear in the parts', () => {

@@ -138,11 +138,11 @@ describe.runIf(chromiumAvailable())('toolnorm view --serve --follow', () => {
     const w = tsx(['test/view/live-writer.ts', db, MAIN]);
     const wOut = new Lines(w.stdout);
     await wOut.next(/^ready 0$/);
-    const put = async (session: string, events: Record<string, unknown>[]) => {
+    const put = async (session: string, events: ToolEvent[]) => {
       w.stdin.write(`${JSON.stringify({ session, events: events.map((e) => ({ ...e, sessionId: session })) })}\n`);
       await wOut.next(/^appended \d+$/);
     };
-    const agent = (id: string, at: number, child: string) => ({ ...started(id, at, { childSessionId: child }), name: 'task', kind: 'subagent', title: `Agent ${id}` });
+    const agent = (id: string, at: number, child: string) => ({ ...started(id, at, { childSessionId: child }), name: 'task', kind: 'subagent', title: `Agent ${id}` } as ToolEvent);
     let follower: ChildProcessWithoutNullStreams | undefined;
     try {
       // The early child is in the store before anything names it.

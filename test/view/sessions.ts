@@ -117,7 +117,7 @@ export function substanceEvents(): ToolEvent[] {
     ({ type: 'tool.started', ...s, partId, at, source: src(at), name, kind, title, input, metadata: meta(metadata) } as ToolEvent);
   const done = (partId: string, at: number, text: string): ToolEvent => ({ type: 'tool.completed', ...s, partId, at, source: src(at), output: { text } } as ToolEvent);
   const approval = (type: 'tool.approval.requested' | 'tool.approval.resolved', partId: string, at: number, a: Record<string, unknown>): ToolEvent =>
-    ({ type, ...s, partId, at, source: src(at), approval: a } as ToolEvent);
+    ({ type, ...s, partId, at, source: src(at), approval: a } as unknown as ToolEvent);
   const options = [{ id: 'allow', name: 'Allow once', kind: 'allow_once' }, { id: 'reject', name: 'Reject', kind: 'reject_once' }];
   const events: ToolEvent[] = [
     started('cmd', 1000, 'Bash', 'bash', 'Reading README.md', { command: 'ignored: the viewer reads metadata.command' }, { command: { command: 'cat README.md', description: 'Show the readme', exitCode: 0 } }),

@@ -17,6 +17,7 @@ import { SUBSTANCE, ndjson, substanceEvents } from './sessions.js';
 
 declare const document: any;
 declare const window: any;
+declare const getComputedStyle: any;
 
 const TMP = mkdtempSync(join(tmpdir(), 'toolnorm-view-substance-'));
 const OPENCODE_SSE = join(CORPUS, 'opencode/captured/run1/events.sse');

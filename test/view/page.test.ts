@@ -1,11 +1,12 @@
 // The viewer's Node side, without a browser: the command line, what the page embeds (the
 // published UI parts, errors, compressions, diagnostics), script-safe JSON, a stored session as
 // input, and a page size linear in the parts.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
+import { REPO_ROOT } from '../helpers/corpus.js';
 import { collect } from '../../src/pipeline/collect.js';
 import { eventsAdapter } from '../../src/adapters/events/index.js';
 import { toUiPart } from '../../src/ui/to-ui.js';
@@ -147,6 +148,22 @@ describe('toolnorm view (page)', () => {
     const data = embedded(readFileSync(out, 'utf8'));
     expect(data.sessions.map((s) => s.id)).toEqual(['main', 'kid', 'grandkid']);
     expect(data.parts.map((p) => `${p.session}/${p.ui.toolCallId}`)).toEqual(['main/a', 'kid/b', 'grandkid/c']);
+  });
+
+  it('the viewer reads the contract only: no provider input field name appears in its code', () => {
+    // What the page shows of a call's substance comes from metadata.command|files|plan|approval;
+    // the input is only ever shown whole, as JSON. Names from Claude, Codex and OpenCode inputs:
+    const PROVIDER_FIELDS = /\b(file_path|old_string|new_string|oldString|newString|filePath|notebook_path|todos|patch|unified_diff)\b|\.input\.|input\[/;
+    const dir = join(REPO_ROOT, 'src/view');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(files).toContain('client.ts');
+    for (const f of files) {
+      const hits = readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => PROVIDER_FIELDS.test(l));
+      expect(hits, f).toEqual([]);
+    }
+    // The control: the pattern does catch such a read.
+    expect(PROVIDER_FIELDS.test("var p = ui.input.file_path;")).toBe(true);
+    expect(PROVIDER_FIELDS.test("var d = meta(ui).files;")).toBe(false);
   });
 
   it('page size is the fixed overhead plus the embedded parts: linear in the parts', () => {

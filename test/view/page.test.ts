@@ -153,7 +153,7 @@ describe('toolnorm view (page)', () => {
   it('the viewer reads the contract only: no provider input field name appears in its code', () => {
     // What the page shows of a call's substance comes from metadata.command|files|plan|approval;
     // the input is only ever shown whole, as JSON. Names from Claude, Codex and OpenCode inputs:
-    const PROVIDER_FIELDS = /\b(file_path|old_string|new_string|oldString|newString|filePath|notebook_path|todos|patch|unified_diff)\b|\.input\.|input\[/;
+    const PROVIDER_FIELDS = /\b(file_path|old_string|new_string|oldString|newString|filePath|notebook_path|todos|patch|unified_diff)\b|\.input(\.|\[)/;
     const dir = join(REPO_ROOT, 'src/view');
     const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
     expect(files).toContain('client.ts');
@@ -163,6 +163,7 @@ describe('toolnorm view (page)', () => {
     }
     // The control: the pattern does catch such a read.
     expect(PROVIDER_FIELDS.test("var p = ui.input.file_path;")).toBe(true);
+    expect(PROVIDER_FIELDS.test("var c = p.v.ui.input['command'];")).toBe(true);
     expect(PROVIDER_FIELDS.test("var d = meta(ui).files;")).toBe(false);
   });
 

@@ -129,7 +129,7 @@ describe.runIf(chromiumAvailable())('toolnorm view --serve --follow', () => {
     await serverErr.next(/^toolnorm view: stopped$/);
   });
 
-  it('follows the child sessions its subagent parts name: a child written before or after its subagent nests once both are known', async () => {
+  it('follows the child sessions its subagent parts name: a child written before or after its subagent nests once both are known; an approval shows waiting, then answered', async () => {
     // OpenCode runs a subagent in a session of its own, stored as its own stream: the followed
     // session's subagent part names it in metadata.childSessionId, its calls name the subagent
     // in metadata.parentId.
@@ -171,11 +171,19 @@ describe.runIf(chromiumAvailable())('toolnorm view --serve --follow', () => {
       await page.waitForSelector('[data-part-id=k2][data-state=complete]');
       expect(await page.locator('#tn-count').textContent()).toBe('5 parts');
 
+      // An approval asked for while the page is open shows as waiting, then as answered.
+      await put(MAIN, [started('w', 1_300), { type: 'tool.approval.requested', sessionId: MAIN, partId: 'w', at: 1_310, source: src(1_310), approval: { state: 'pending', source: 'user' } } as ToolEvent]);
+      await page.waitForSelector('[data-part-id=w][data-approval=pending]');
+      expect(await page.locator('[data-part-id=w] > .tn-row .tn-badge').textContent()).toBe('waiting for approval');
+      await put(MAIN, [{ type: 'tool.approval.resolved', sessionId: MAIN, partId: 'w', at: 1_320, source: src(1_320), approval: { state: 'approved', source: 'user' } } as ToolEvent]);
+      await page.waitForSelector('[data-part-id=w][data-approval=approved]');
+      expect(await page.locator('[data-part-id=w] > .tn-row .tn-badge').textContent()).toBe('approved');
+
       // A reload gets the whole view at once, the child sessions included: the same tree.
       await page.reload();
       await page.waitForFunction(() => /following/.test(document.getElementById('tn-facts').textContent));
       const tree = await page.$$eval('[data-part-id]', (els) => els.map((e) => [e.getAttribute('data-part-id'), e.parentElement.closest('[data-part-id]')?.getAttribute('data-part-id') ?? null]));
-      expect(tree).toEqual([['x', null], ['agent1', null], ['k1', 'agent1'], ['agent2', null], ['k2', 'agent2']]);
+      expect(tree).toEqual([['x', null], ['agent1', null], ['k1', 'agent1'], ['agent2', null], ['k2', 'agent2'], ['w', null]]);
       await page.close();
       follower.kill('SIGINT');
       expect(await exited(follower)).toBe(130);

@@ -110,14 +110,34 @@ function upsert(vp) {
   return p;
 }
 
+// A subagent's calls may live in another session (OpenCode runs a subagent in a child session):
+// the subagent part names it in metadata.childSessionId, and the child's parts name the subagent
+// in metadata.parentId. So a parent is looked up in the part's own session first, then as the
+// subagent that spawned the part's session, then by id in any session (when only one part has
+// it); a part of a child session without a parentId goes under the subagent that spawned it.
+// Rebuilt from all parts on every change, so the order the two arrive in does not matter.
 function relink() {
   roots = [];
-  var i, p;
-  for (i = 0; i < parts.length; i++) { parts[i].children = []; parts[i].parent = null; }
+  var i, p, m;
+  var spawner = new Map(), byId = new Map();
   for (i = 0; i < parts.length; i++) {
     p = parts[i];
-    var m = p.v.ui.metadata;
-    var par = m && typeof m.parentId === 'string' ? byKey.get(keyOf(p.v.session, m.parentId)) : undefined;
+    p.children = []; p.parent = null;
+    m = p.v.ui.metadata;
+    if (m && typeof m.childSessionId === 'string' && m.childSessionId !== p.v.session && !spawner.has(m.childSessionId)) spawner.set(m.childSessionId, p);
+    var id = p.v.ui.toolCallId;
+    byId.set(id, byId.has(id) ? null : p);
+  }
+  for (i = 0; i < parts.length; i++) {
+    p = parts[i];
+    m = p.v.ui.metadata;
+    var sp = spawner.get(p.v.session), par;
+    if (m && typeof m.parentId === 'string') {
+      par = byKey.get(keyOf(p.v.session, m.parentId));
+      if (!par && sp && sp.v.ui.toolCallId === m.parentId) par = sp;
+      if (!par) par = byId.get(m.parentId) || undefined;
+    } else par = sp;
+    if (par === p) par = undefined;
     // A parent chain that loops back (bad input) is cut where it closes: the last part of the
     // loop to be linked stays at the top level, so every part of it is still shown.
     for (var a = par, steps = 0; a && steps <= parts.length; a = a.parent, steps++) if (a === p) { par = undefined; break; }
@@ -219,6 +239,8 @@ function rowOf(p) {
   if (p.t.ms !== undefined && !p.t.timed) dur.title = 'duration reported by the provider; no start time in the input';
   row.appendChild(dur);
   var err = el('span', 'tn-err');
+  var ap = approvalOf(ui);
+  if (ap) err.appendChild(el('span', 'tn-badge tn-approval-' + ap.state, APPROVAL_WORDS[ap.state]));
   if (p.v.error) {
     if (p.v.error.code) err.appendChild(el('b', '', p.v.error.code));
     err.appendChild(document.createTextNode((p.v.error.code ? ' ' : '') + firstLine(p.v.error.message)));
@@ -239,8 +261,13 @@ function groupOf(p, withRow) {
   g.setAttribute('data-kind', ui.kind);
   g.setAttribute('data-state', ui.state);
   g.setAttribute('data-session', p.v.session);
-  if (p.parent) g.setAttribute('data-parent-id', p.parent.v.ui.toolCallId);
+  if (p.parent) {
+    g.setAttribute('data-parent-id', p.parent.v.ui.toolCallId);
+    if (p.parent.v.session !== p.v.session) g.setAttribute('data-parent-session', p.parent.v.session);
+  }
   g.setAttribute('data-match', p.match ? 'true' : 'false');
+  var ap = approvalOf(ui);
+  if (ap) g.setAttribute('data-approval', ap.state);
   g._p = p;
   if (withRow) {
     var row = rowOf(p);
@@ -430,6 +457,121 @@ function textOf(output) {
   return output && typeof output === 'object' && typeof output.text === 'string' ? output.text : undefined;
 }
 
+// The substance of a call, read only from the contract's typed metadata (metadata.command,
+// files, plan, approval), never from the provider's input: every provider shows the same way.
+var APPROVAL_WORDS = { pending: 'waiting for approval', approved: 'approved', denied: 'denied', expired: 'approval expired' };
+function meta(ui) { return ui.metadata && typeof ui.metadata === 'object' ? ui.metadata : {}; }
+function approvalOf(ui) {
+  var a = meta(ui).approval;
+  return a && typeof a === 'object' && Object.prototype.hasOwnProperty.call(APPROVAL_WORDS, a.state) ? a : null;
+}
+function when(v) {
+  var n = epoch(v);
+  return n === undefined ? '' : new Date(n).toISOString();
+}
+function commandBox(c) {
+  var box = el('div', 'tn-command');
+  box.appendChild(el('pre', 'tn-cmd', c.command));
+  var dl = el('dl', 'tn-facts');
+  if (typeof c.description === 'string') fact(dl, 'Description', c.description);
+  fact(dl, 'Exit code', c.exitCode === null ? 'none (killed before exiting)' : c.exitCode === undefined ? 'not known' : String(c.exitCode));
+  if (typeof c.cwd === 'string') fact(dl, 'Cwd', c.cwd);
+  if (c.background) fact(dl, 'Background', 'yes');
+  box.appendChild(dl);
+  return box;
+}
+function approvalBox(a) {
+  var box = el('div', 'tn-approval');
+  box.appendChild(el('p', 'tn-badge tn-approval-' + a.state, APPROVAL_WORDS[a.state]));
+  var dl = el('dl', 'tn-facts');
+  fact(dl, 'Asked or answered by', a.source);
+  if (typeof a.reason === 'string') fact(dl, 'Reason', a.reason);
+  if (a.requestedAt !== undefined) fact(dl, 'Requested', when(a.requestedAt));
+  if (a.at !== undefined) fact(dl, a.state === 'pending' ? 'Requested' : 'Answered', when(a.at));
+  if (typeof a.optionId === 'string') fact(dl, 'Chosen', a.optionId);
+  box.appendChild(dl);
+  if (Array.isArray(a.options) && a.options.length) {
+    var ul = el('ul', 'tn-options');
+    a.options.forEach(function (o) { ul.appendChild(el('li', o.id === a.optionId ? 'tn-chosen' : '', (o.name || o.id) + (o.kind ? ' (' + o.kind + ')' : '') + (o.id === a.optionId ? ': chosen' : ''))); });
+    box.appendChild(ul);
+  }
+  return box;
+}
+function planBox(plan) {
+  var box = el('div', 'tn-plan');
+  if (typeof plan.explanation === 'string' && plan.explanation) box.appendChild(el('p', 'tn-note', plan.explanation));
+  if (plan.partial) box.appendChild(el('p', 'tn-note', 'Only the entries this call changed.'));
+  var ol = el('ol');
+  (Array.isArray(plan.entries) ? plan.entries : []).forEach(function (e) {
+    var li = el('li', 'tn-plan-entry');
+    li.setAttribute('data-status', String(e.status));
+    li.appendChild(el('span', 'tn-badge tn-plan-' + e.status, String(e.status).replace('_', ' ')));
+    if (e.priority) li.appendChild(el('span', 'tn-badge tn-priority', e.priority + ' priority'));
+    li.appendChild(document.createTextNode(' ' + e.content));
+    ol.appendChild(li);
+  });
+  box.appendChild(ol);
+  return box;
+}
+var MARKER = /^\[omitted by toolnorm: (\d+) bytes/;
+function statsOf(f) {
+  if (f.stats && typeof f.stats.added === 'number') return f.stats;
+  if (typeof f.diff !== 'string' || MARKER.test(f.diff)) return null;
+  var added = 0, removed = 0, hunk = false;
+  f.diff.split('\n').forEach(function (l) {
+    if (l.slice(0, 2) === '@@') hunk = true;
+    else if (hunk && l[0] === '+') added++;
+    else if (hunk && l[0] === '-') removed++;
+  });
+  return { added: added, removed: removed };
+}
+// One element per diff line, its kind as a class and a data attribute; the +/- mark stays in
+// the text, so the kind is not told by colour alone.
+function diffBox(diff) {
+  // Long lines are not wrapped (a diff is read by column): the box may scroll sideways.
+  var box = el('pre', 'tn-diff');
+  var hunk = false;
+  diff.replace(/\n$/, '').split('\n').forEach(function (l) {
+    var kind;
+    if (l.slice(0, 5) === 'diff ') { hunk = false; kind = 'meta'; }
+    else if (l.slice(0, 2) === '@@') { hunk = true; kind = 'hunk'; }
+    else if (!hunk) kind = 'meta';
+    else if (l[0] === '+') kind = 'add';
+    else if (l[0] === '-') kind = 'del';
+    else if (l[0] === '\\') kind = 'note';
+    else kind = 'ctx';
+    var line = el('span', 'tn-diff-line tn-diff-' + kind, l);
+    line.setAttribute('data-line', kind);
+    box.appendChild(line);
+  });
+  return box;
+}
+function filesBox(files) {
+  var box = el('div', 'tn-files');
+  files.forEach(function (f) {
+    var item = el('div', 'tn-file');
+    item.setAttribute('data-path', String(f.path));
+    item.setAttribute('data-operation', String(f.operation));
+    var head = el('p', 'tn-file-head');
+    head.appendChild(el('span', 'tn-badge tn-op tn-op-' + f.operation, f.operation));
+    head.appendChild(document.createTextNode(' ' + (f.from ? f.from + ' → ' : '') + f.path));
+    var st = statsOf(f);
+    if (st) {
+      head.appendChild(document.createTextNode(' '));
+      head.appendChild(el('span', 'tn-added', '+' + st.added));
+      head.appendChild(document.createTextNode(' '));
+      head.appendChild(el('span', 'tn-removed', '-' + st.removed));
+    }
+    item.appendChild(head);
+    var omitted = typeof f.diff === 'string' ? MARKER.exec(f.diff) : null;
+    if (omitted) item.appendChild(el('p', 'tn-note tn-diff-omitted', 'The diff was left out under toolnorm\'s metadata budget (' + fmtBytes(Number(omitted[1])) + ', ' + omitted[1] + ' bytes).'));
+    else if (typeof f.diff === 'string') item.appendChild(diffBox(f.diff));
+    else item.appendChild(el('p', 'tn-note', 'No diff recorded.'));
+    box.appendChild(item);
+  });
+  return box;
+}
+
 function showDetails(p) {
   var prev = shown;
   shown = p;
@@ -452,6 +594,11 @@ function showDetails(p) {
   fact(dl, 'Duration', p.t.ms !== undefined ? fmtMs(p.t.ms) : p.t.timed ? 'no end' : 'untimed');
   fact(dl, 'Session', p.v.session);
   details.appendChild(dl);
+  var md = meta(ui), ap = approvalOf(ui);
+  if (ap) section(details, 'Approval', approvalBox(ap));
+  if (md.command && typeof md.command.command === 'string') section(details, 'Command', commandBox(md.command));
+  if (Array.isArray(md.files) && md.files.length) section(details, md.files.length === 1 ? 'File' : 'Files (' + md.files.length + ')', filesBox(md.files));
+  if (md.plan && typeof md.plan === 'object') section(details, 'Plan', planBox(md.plan));
   if (p.v.error) section(details, 'Error', pre(json(p.v.error)));
   var c = p.v.compression;
   if (c) {
@@ -484,6 +631,10 @@ function showDetails(p) {
   section(details, 'Input', pre(json(ui.input)));
   section(details, 'Timing', pre(ui.timing ? json(ui.timing) : 'none'));
   section(details, 'Metadata', pre(ui.metadata ? json(ui.metadata) : 'none'));
+  // A box that scrolls (a long diff, big metadata) must be reachable by keyboard to be scrolled.
+  Array.prototype.forEach.call(details.querySelectorAll('pre'), function (b) {
+    if (b.scrollHeight > b.clientHeight || b.scrollWidth > b.clientWidth) b.tabIndex = 0;
+  });
   if (prev !== p) {
     if (prev && rendered.has(prev)) rendered.get(prev).setAttribute('aria-selected', 'false');
     if (rendered.has(p)) rendered.get(p).setAttribute('aria-selected', 'true');

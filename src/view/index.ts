@@ -9,12 +9,12 @@ import { resolveInputs, type Input } from '../cli/inputs.js';
 import { BROKEN_PIPE_EXIT, describeIoError, isBrokenPipe } from '../cli/output-errors.js';
 import { ViewBuilder } from './model.js';
 import { renderViewHtml } from './html.js';
-import { addInputs, addStoredSession, InputFormatError } from './sources.js';
+import { addInputs, addStoredSessions, InputFormatError } from './sources.js';
 import { serveView } from './serve.js';
 
-export { ViewBuilder, VIEW_DATA_VERSION, type ViewData, type ViewPart, type ViewCompression, type ViewSession, type ViewOptions } from './model.js';
+export { ViewBuilder, childSessionOf, VIEW_DATA_VERSION, type ViewData, type ViewPart, type ViewCompression, type ViewSession, type ViewOptions } from './model.js';
 export { renderViewHtml, scriptSafeJson, pageOverheadBytes } from './html.js';
-export { addInputs, addStoredSession, type FileSourceOptions } from './sources.js';
+export { addInputs, addStoredSession, addStoredSessions, type FileSourceOptions } from './sources.js';
 export { serveView, SERVE_HOST, type ServeOptions } from './serve.js';
 export { RequestGuard, LOOPBACK_NAMES, type Refusal } from './request-guard.js';
 export { DEFAULT_STREAM_LIMITS, type StreamLimits, type StreamStats, type DroppedMessage } from './event-stream.js';
@@ -48,6 +48,7 @@ export async function runView(req: ViewRequest, io: CommandIO): Promise<number> 
   let source: string;
   let store: EventStore | undefined;
   let head = 0;
+  let children: Map<string, number> | undefined;
   let unreadable = 0;
   try {
     if (req.store !== undefined || req.session !== undefined) {
@@ -58,7 +59,10 @@ export async function runView(req: ViewRequest, io: CommandIO): Promise<number> 
         return fail(`cannot open store ${label}: ${(e as Error).message}`);
       }
       const sessionId = req.session!;
-      head = await addStoredSession(builder, store, sessionId);
+      const heads = await addStoredSessions(builder, store, sessionId);
+      head = heads.get(sessionId)!;
+      heads.delete(sessionId);
+      children = heads;
       if (head === 0 && !req.follow) return fail(`no session ${sessionId} in ${label} (\`toolnorm sessions --store …\` lists them)`);
       builder.takeReducerDiagnostics();
       source = `${label} · session ${sessionId}`;
@@ -85,7 +89,7 @@ export async function runView(req: ViewRequest, io: CommandIO): Promise<number> 
         builder,
         source,
         port: req.port,
-        ...(req.follow && store ? { follow: { store, sessionId: req.session!, afterSeq: head } } : {}),
+        ...(req.follow && store ? { follow: { store, sessionId: req.session!, afterSeq: head, children } } : {}),
         signal: stop,
         listening: (url) => io.stderr.write(`toolnorm view: serving ${url} on loopback only${req.follow ? `, following session ${req.session}` : ''} (Ctrl-C stops)\n`),
         notice: (message) => io.stderr.write(`toolnorm view: ${message}\n`),

@@ -60,6 +60,12 @@ interface SessionAcc {
   diagnosticsTaken: number;
 }
 
+/** The child session a subagent part spawned, when the contract names one. */
+export const childSessionOf = (part: Pick<NormalizedToolPart, 'metadata'>): string | undefined => {
+  const c = part.metadata?.childSessionId;
+  return typeof c === 'string' && c ? c : undefined;
+};
+
 const keyOf = (session: string, partId: string) => `${session}\u0000${partId}`;
 
 /**
@@ -114,6 +120,24 @@ export class ViewBuilder {
   /** What the page shows of the diagnostics: those kept, and how many more there were. */
   diagnosticList(): { diagnostics: Diagnostic[]; diagnosticsOmitted: number } {
     return { diagnostics: this.diagnostics, diagnosticsOmitted: this.diagnosticCount - this.diagnostics.length };
+  }
+
+  /** Sessions named by a subagent part's `metadata.childSessionId`, in first-seen order. */
+  childSessions(): string[] {
+    const out = new Set<string>();
+    for (const acc of this.sessions.values()) {
+      for (const r of acc.state.parts.values()) {
+        const child = childSessionOf(r);
+        if (child) out.add(child);
+      }
+    }
+    return [...out];
+  }
+
+  /** The child session the part spawned, when it names one (cheap: no projection). */
+  childSessionOf(session: string, partId: string): string | undefined {
+    const r = this.sessions.get(session)?.state.parts.get(partId);
+    return r ? childSessionOf(r) : undefined;
   }
 
   part(session: string, partId: string): ViewPart | undefined {

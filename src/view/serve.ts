@@ -21,8 +21,12 @@ export interface ServeOptions {
   builder: ViewBuilder;
   source: string;
   port?: number;
-  /** With a store and session: follow it, from `afterSeq` on. */
-  follow?: { store: EventStore; sessionId: string; afterSeq: number };
+  /**
+   * With a store and session: follow it, from `afterSeq` on, and every child session its
+   * subagent parts name (`metadata.childSessionId`), from the head in `children` when it was
+   * read already, else from its start.
+   */
+  follow?: { store: EventStore; sessionId: string; afterSeq: number; children?: ReadonlyMap<string, number> };
   signal: AbortSignal;
   /** Called once the server listens, with its URL. */
   listening(url: string): void;
@@ -126,6 +130,9 @@ export async function serveView(o: ServeOptions): Promise<void> {
 /** The stream's first bytes: EventSource waits this long before reconnecting. */
 const RETRY = Buffer.from('retry: 1000\n\n', 'utf8');
 
+// The followed session and its child sessions, each its own stream in the store, run side by
+// side into one builder; a child is followed as soon as a part names it, from the start of its
+// stream, so its calls written before the subagent part that names them are not missed.
 async function followLoop(f: NonNullable<ServeOptions['follow']>, builder: ViewBuilder, signal: AbortSignal, changed: (parts: ViewPart[], head: number) => void): Promise<void> {
   const touched = new Map<string, { session: string; partId: string }>();
   let head = f.afterSeq;
@@ -140,11 +147,24 @@ async function followLoop(f: NonNullable<ServeOptions['follow']>, builder: ViewB
     touched.clear();
     changed(parts, head);
   };
-  for await (const e of followSession(f.store, f.sessionId, { fromSeq: f.afterSeq + 1, signal, pollMs: 250 })) {
-    const t = builder.add(e);
-    head = e.seq;
-    touched.set(`${t.session}\u0000${t.partId}`, t);
-    timer ??= setTimeout(flush, BATCH_MS);
-  }
+  const followed = new Set<string>();
+  const loops: Promise<void>[] = [];
+  const follow = (sessionId: string, afterSeq: number) => {
+    followed.add(sessionId);
+    loops.push((async () => {
+      for await (const e of followSession(f.store, sessionId, { fromSeq: afterSeq + 1, signal, pollMs: 250 })) {
+        const t = builder.add(e);
+        if (sessionId === f.sessionId) head = e.seq;
+        touched.set(`${t.session}\u0000${t.partId}`, t);
+        const child = builder.childSessionOf(t.session, t.partId);
+        if (child && !followed.has(child)) follow(child, f.children?.get(child) ?? 0);
+        timer ??= setTimeout(flush, BATCH_MS);
+      }
+    })());
+  };
+  follow(f.sessionId, f.afterSeq);
+  for (const [child, seq] of f.children ?? []) if (!followed.has(child)) follow(child, seq);
+  // Loops started while waiting are awaited too.
+  for (let i = 0; i < loops.length; i++) await loops[i];
   if (timer) clearTimeout(timer);
 }

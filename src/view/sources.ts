@@ -106,3 +106,21 @@ export async function addStoredSession(builder: ViewBuilder, store: EventStore, 
   }
   return seq;
 }
+
+/**
+ * The session and, transitively, every child session its subagent parts name in
+ * `metadata.childSessionId` (OpenCode runs a subagent in a session of its own, stored as its own
+ * stream), so the child's calls nest under their subagent. Returns each session read with its
+ * head seq; a child not (yet) in the store has head 0.
+ */
+export async function addStoredSessions(builder: ViewBuilder, store: EventStore, sessionId: string): Promise<Map<string, number>> {
+  const heads = new Map<string, number>();
+  const queue = [sessionId];
+  while (queue.length) {
+    const id = queue.shift()!;
+    if (heads.has(id)) continue;
+    heads.set(id, await addStoredSession(builder, store, id));
+    for (const child of builder.childSessions()) if (!heads.has(child)) queue.push(child);
+  }
+  return heads;
+}

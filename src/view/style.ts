@@ -77,6 +77,27 @@ aside.tn-details[hidden] { display: none; }
 .tn-kind-subagent .tn-icon { background: #9a6700; } .tn-kind-mcp .tn-icon { background: #bc4c00; }
 .tn-kind-question .tn-icon { background: #bf3989; } .tn-kind-todo .tn-icon { background: #4d2d8f; }
 .tn-kind-unknown .tn-icon { background: #6e7781; }
+/* Substance: approval badges, the command, the plan and file diffs (colours pass AA on white). */
+.tn-badge { display: inline-block; padding: 0 5px; margin-right: 4px; border-radius: 3px; border: 1px solid currentColor; font-size: 11px; line-height: 15px; font-weight: 600; white-space: nowrap; }
+.tn-approval-pending { color: #7a4b00; background: #fff4d6; }
+.tn-approval-approved { color: var(--complete); }
+.tn-approval-denied { color: var(--error); }
+.tn-approval-expired { color: var(--muted); }
+.tn-details p.tn-badge { margin: 0 0 4px; }
+.tn-details pre.tn-cmd { font-weight: 600; }
+.tn-plan ol { margin: 0; padding-left: 22px; }
+.tn-plan-entry { margin: 2px 0; }
+.tn-plan-completed { color: var(--complete); } .tn-plan-in_progress { color: var(--running); }
+.tn-plan-pending { color: var(--started); } .tn-plan-cancelled { color: var(--muted); }
+.tn-priority { color: var(--muted); font-weight: 400; }
+.tn-file { margin: 0 0 8px; }
+.tn-file-head { margin: 2px 0; word-break: break-all; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; }
+.tn-added { color: var(--complete); font-weight: 600; } .tn-removed { color: var(--error); font-weight: 600; }
+.tn-details pre.tn-diff { padding: 4px 0; white-space: pre; overflow: auto; }
+.tn-diff-line { display: block; padding: 0 8px; min-height: 1.4em; }
+.tn-diff-add { background: #dafbe1; color: #0a3d1a; } .tn-diff-del { background: #ffebe9; color: #6e0f0a; }
+.tn-diff-hunk { background: #ddf4ff; color: #0a3069; } .tn-diff-meta { color: var(--muted); font-weight: 600; }
+.tn-diff-note { color: var(--muted); font-style: italic; }
 button { font: inherit; }
 .tn-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

@@ -128,4 +128,69 @@ describe.runIf(chromiumAvailable())('toolnorm view --serve --follow', () => {
     expect(await exited(server)).toBe(130);
     await serverErr.next(/^toolnorm view: stopped$/);
   });
+
+  it('follows the child sessions its subagent parts name: a child written before or after its subagent nests once both are known; an approval shows waiting, then answered', async () => {
+    // OpenCode runs a subagent in a session of its own, stored as its own stream: the followed
+    // session's subagent part names it in metadata.childSessionId, its calls name the subagent
+    // in metadata.parentId.
+    const MAIN = 'live-main';
+    const db = join(mkdtempSync(join(tmpdir(), 'toolnorm-view-live-child-')), 'events.db');
+    const w = tsx(['test/view/live-writer.ts', db, MAIN]);
+    const wOut = new Lines(w.stdout);
+    await wOut.next(/^ready 0$/);
+    const put = async (session: string, events: ToolEvent[]) => {
+      w.stdin.write(`${JSON.stringify({ session, events: events.map((e) => ({ ...e, sessionId: session })) })}\n`);
+      await wOut.next(/^appended \d+$/);
+    };
+    const agent = (id: string, at: number, child: string) => ({ ...started(id, at, { childSessionId: child }), name: 'task', kind: 'subagent', title: `Agent ${id}` } as ToolEvent);
+    let follower: ChildProcessWithoutNullStreams | undefined;
+    try {
+      // The early child is in the store before anything names it.
+      await put('kid-early', [started('k1', 1_050, { parentId: 'agent1' })]);
+      await put(MAIN, [started('x', 1_000), completed('x', 1_010)]);
+      follower = tsx(['src/cli/main.ts', 'view', '--store', `sqlite:${db}`, '--session', MAIN, '--serve', '--follow']);
+      const err = new Lines(follower.stderr);
+      const [, url] = await err.next(/serving (http:\/\/127\.0\.0\.1:\d+\/)/);
+      const page = await browser.page();
+      await page.goto(url!);
+      await page.waitForFunction(() => /following/.test(document.getElementById('tn-facts').textContent));
+      // Nothing names kid-early yet: it is not part of this view.
+      expect(await page.locator('[data-part-id]').count()).toBe(1);
+      const enclosing = (id: string) => page.locator(`[data-part-id=${id}]`).evaluate((e) => e.parentElement.closest('[data-part-id]')?.getAttribute('data-part-id') ?? null);
+
+      await put(MAIN, [agent('agent1', 1_020, 'kid-early')]);
+      await page.waitForSelector('[data-part-id=k1]');
+      expect([await enclosing('k1'), await page.locator('[data-part-id=k1]').getAttribute('data-session')]).toEqual(['agent1', 'kid-early']);
+
+      await put(MAIN, [agent('agent2', 1_100, 'kid-late')]);
+      await page.waitForSelector('[data-part-id=agent2]');
+      await put('kid-late', [started('k2', 1_150, { parentId: 'agent2' })]);
+      await page.waitForSelector('[data-part-id=k2]');
+      expect(await enclosing('k2')).toBe('agent2');
+      await put('kid-late', [completed('k2', 1_200)]);
+      await page.waitForSelector('[data-part-id=k2][data-state=complete]');
+      expect(await page.locator('#tn-count').textContent()).toBe('5 parts');
+
+      // An approval asked for while the page is open shows as waiting, then as answered.
+      await put(MAIN, [started('w', 1_300), { type: 'tool.approval.requested', sessionId: MAIN, partId: 'w', at: 1_310, source: src(1_310), approval: { state: 'pending', source: 'user' } } as ToolEvent]);
+      await page.waitForSelector('[data-part-id=w][data-approval=pending]');
+      expect(await page.locator('[data-part-id=w] > .tn-row .tn-badge').textContent()).toBe('waiting for approval');
+      await put(MAIN, [{ type: 'tool.approval.resolved', sessionId: MAIN, partId: 'w', at: 1_320, source: src(1_320), approval: { state: 'approved', source: 'user' } } as ToolEvent]);
+      await page.waitForSelector('[data-part-id=w][data-approval=approved]');
+      expect(await page.locator('[data-part-id=w] > .tn-row .tn-badge').textContent()).toBe('approved');
+
+      // A reload gets the whole view at once, the child sessions included: the same tree.
+      await page.reload();
+      await page.waitForFunction(() => /following/.test(document.getElementById('tn-facts').textContent));
+      const tree = await page.$$eval('[data-part-id]', (els) => els.map((e) => [e.getAttribute('data-part-id'), e.parentElement.closest('[data-part-id]')?.getAttribute('data-part-id') ?? null]));
+      expect(tree).toEqual([['x', null], ['agent1', null], ['k1', 'agent1'], ['agent2', null], ['k2', 'agent2'], ['w', null]]);
+      await page.close();
+      follower.kill('SIGINT');
+      expect(await exited(follower)).toBe(130);
+    } finally {
+      if (follower && follower.exitCode === null) follower.kill('SIGKILL');
+      w.stdin.end();
+      await exited(w);
+    }
+  });
 });

@@ -1,16 +1,18 @@
 // The viewer's Node side, without a browser: the command line, what the page embeds (the
 // published UI parts, errors, compressions, diagnostics), script-safe JSON, a stored session as
 // input, and a page size linear in the parts.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
+import { REPO_ROOT } from '../helpers/corpus.js';
 import { collect } from '../../src/pipeline/collect.js';
 import { eventsAdapter } from '../../src/adapters/events/index.js';
 import { toUiPart } from '../../src/ui/to-ui.js';
 import { SqliteEventStore } from '../../src/store/sqlite.js';
 import { ViewBuilder, pageOverheadBytes, renderViewHtml, scriptSafeJson, type ViewData } from '../../src/view/index.js';
+import type { ToolEvent } from '../../src/contract/index.js';
 import { HOSTILE, compressibleEvents, hostileEvents, largeSessionEvents, ndjson } from './sessions.js';
 
 const TMP = mkdtempSync(join(tmpdir(), 'toolnorm-view-page-'));
@@ -126,6 +128,43 @@ describe('toolnorm view (page)', () => {
     expect(data.source).toBe(`sqlite:${db} · session sess-large`);
     const none = await cli(['view', '--store', `sqlite:${db}`, '--session', 'nope', '-o', out]);
     expect([none.code, none.stderr]).toEqual([1, expect.stringContaining('no session nope')]);
+  });
+
+  it('a stored session brings the child sessions its subagent parts name (transitively), and no other', async () => {
+    const db = join(TMP, 'store-children.db');
+    const store = new SqliteEventStore(db);
+    const at = (n: number) => ({ at: n, source: { provider: 'opencode' as const, line: n } });
+    const call = (sessionId: string, partId: string, n: number, metadata: Record<string, unknown> = {}): ToolEvent => ({
+      type: 'tool.started', sessionId, partId, ...at(n), name: 'task', kind: 'subagent', title: `${sessionId}/${partId}`, input: {}, metadata: { provider: 'opencode', ...metadata },
+    } as ToolEvent);
+    await store.append('main', [call('main', 'a', 1, { childSessionId: 'kid' })], 0);
+    await store.append('kid', [call('kid', 'b', 2, { parentId: 'a', childSessionId: 'grandkid' })], 0);
+    await store.append('grandkid', [call('grandkid', 'c', 3, { parentId: 'b' })], 0);
+    await store.append('unrelated', [call('unrelated', 'd', 4)], 0);
+    await store.close();
+    const out = join(TMP, 'store-children.html');
+    const r = await cli(['view', '--store', `sqlite:${db}`, '--session', 'main', '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const data = embedded(readFileSync(out, 'utf8'));
+    expect(data.sessions.map((s) => s.id)).toEqual(['main', 'kid', 'grandkid']);
+    expect(data.parts.map((p) => `${p.session}/${p.ui.toolCallId}`)).toEqual(['main/a', 'kid/b', 'grandkid/c']);
+  });
+
+  it('the viewer reads the contract only: no provider input field name appears in its code', () => {
+    // What the page shows of a call's substance comes from metadata.command|files|plan|approval;
+    // the input is only ever shown whole, as JSON. Names from Claude, Codex and OpenCode inputs:
+    const PROVIDER_FIELDS = /\b(file_path|old_string|new_string|oldString|newString|filePath|notebook_path|todos|patch|unified_diff)\b|\.input(\.|\[)/;
+    const dir = join(REPO_ROOT, 'src/view');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(files).toContain('client.ts');
+    for (const f of files) {
+      const hits = readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => PROVIDER_FIELDS.test(l));
+      expect(hits, f).toEqual([]);
+    }
+    // The control: the pattern does catch such a read.
+    expect(PROVIDER_FIELDS.test("var p = ui.input.file_path;")).toBe(true);
+    expect(PROVIDER_FIELDS.test("var c = p.v.ui.input['command'];")).toBe(true);
+    expect(PROVIDER_FIELDS.test("var d = meta(ui).files;")).toBe(false);
   });
 
   it('page size is the fixed overhead plus the embedded parts: linear in the parts', () => {

@@ -35,6 +35,8 @@ const RECORDINGS: Recording[] = [
   { name: 'claude-task-untimed', files: corpus('claude/public/orchestrator-streamjson-2.1.6-task-explore.jsonl') },
   { name: 'codex', files: corpus('codex/captured/exec_tools_plan.jsonl') },
   { name: 'opencode', files: corpus('opencode/captured/run1/run.jsonl') },
+  // The SSE form has the task subagent's child session, whose calls nest across sessions.
+  { name: 'opencode-sse', files: corpus('opencode/captured/run1/events.sse') },
   { name: 'acp-from-claude', files: [ACP_FILE] },
 ];
 
@@ -369,7 +371,7 @@ describe.runIf(run)('toolnorm view in Chromium', () => {
   it('axe-core finds no serious or critical accessibility violation', async () => {
     const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     const page = await browser.page();
-    for (const name of ['claude-subagents', 'codex']) {
+    for (const name of ['claude-subagents', 'codex', 'opencode-sse']) {
       await openView(page, pages[name]!);
       await page.locator('[data-part-id] > .tn-row').first().click();
       // Injected through the driver, not the page: the page's CSP allows no other script.

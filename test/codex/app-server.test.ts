@@ -35,7 +35,7 @@ describe('codex app-server', () => {
     expect(part(r, 'call_1')).toMatchObject({ state: 'error', error: { code: 'tool_error', message: 'spawn failed: ENOENT' } });
   });
 
-  it('declined approval: request, client decline, resolved → metadata.approval and a denied error', () => {
+  it('declined approval: request, client decline, resolved → tool.approval.requested / resolved, typed metadata.approval and a denied error', () => {
     const r = run([
       started(cmd()),
       { id: 7, method: 'item/commandExecution/requestApproval', params: { threadId: 'thr', turnId: 'turn_1', itemId: 'call_1', reason: 'reads a file', availableDecisions: ['accept', 'decline'] } },
@@ -46,9 +46,15 @@ describe('codex app-server', () => {
     expect(part(r, 'call_1')).toMatchObject({
       state: 'error',
       error: { code: 'denied', message: 'Reading src/a.ts: declined by the user' },
-      metadata: { approval: { requestId: 7, method: 'item/commandExecution/requestApproval', status: 'declined', decision: 'decline', reason: 'reads a file', availableDecisions: ['accept', 'decline'], resolved: true } },
     });
-    expect(eventTypes(r, 'call_1')).toEqual(['tool.started', 'tool.updated', 'tool.updated', 'tool.updated', 'tool.failed']);
+    expect(part(r, 'call_1').metadata!.approval).toEqual({
+      state: 'denied', source: 'user', reason: 'reads a file', at: T, requestedAt: T, optionId: 'decline',
+      options: [{ id: 'accept' }, { id: 'decline' }],
+      detail: { requestId: 7, method: 'item/commandExecution/requestApproval', decision: 'decline' },
+    });
+    expect(eventTypes(r, 'call_1')).toEqual(['tool.started', 'tool.approval.requested', 'tool.approval.resolved', 'tool.failed']);
+    const requested = r.events.find((e) => e.type === 'tool.approval.requested') as { approval: unknown };
+    expect(requested.approval).toMatchObject({ state: 'pending', source: 'user', reason: 'reads a file', options: [{ id: 'accept' }, { id: 'decline' }] });
   });
 
   it('an approval asked before the item starts starts the part; a declined one that never completes is denied at turn end', () => {
@@ -57,7 +63,8 @@ describe('codex app-server', () => {
       { dir: 'out', msg: { id: 'a1', result: { decision: 'cancel' } } },
       turnDone('interrupted'),
     ]);
-    expect(part(r, 'call_2')).toMatchObject({ kind: 'bash', title: 'rm -rf /', state: 'error', error: { code: 'denied', message: 'rm -rf /: cancelled by the user' }, metadata: { approval: { status: 'cancelled', decision: 'cancel' } } });
+    expect(part(r, 'call_2')).toMatchObject({ kind: 'bash', title: 'rm -rf /', state: 'error', error: { code: 'denied', message: 'rm -rf /: cancelled by the user' }, metadata: { approval: { state: 'denied', source: 'user', optionId: 'cancel', detail: { decision: 'cancel' } } } });
+    expect(eventTypes(r, 'call_2')).toEqual(['tool.started', 'tool.approval.requested', 'tool.approval.resolved', 'tool.failed']);
   });
 
   it('without a recorded direction, a response answers a request only when it fits it', () => {
@@ -68,7 +75,9 @@ describe('codex app-server', () => {
       { id: 1, result: { decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['cat'] } } } },
       completed(cmd({ status: 'completed', exitCode: 0, aggregatedOutput: '' })),
     ]);
-    expect(part(r, 'call_1')).toMatchObject({ state: 'complete', metadata: { approval: { status: 'approved', decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['cat'] } } } } });
+    expect(part(r, 'call_1')).toMatchObject({ state: 'complete', metadata: { approval: { state: 'approved', optionId: 'acceptWithExecpolicyAmendment', detail: { decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['cat'] } } } } } });
+    // The thread result did not answer the request: exactly one answer was applied.
+    expect(eventTypes(r, 'call_1').filter((t) => t === 'tool.approval.resolved')).toHaveLength(1);
   });
 
   it('file change: patchUpdated refines, paths relative to the thread cwd, diff is the output', () => {
@@ -80,12 +89,17 @@ describe('codex app-server', () => {
       completed(fc('completed', [{ path: '/w/a.ts', kind: { type: 'update', move_path: null }, diff: '@@ -1 +1 @@\n-a\n+b\n' }, { path: '/w/n.ts', kind: { type: 'add' }, diff: 'new\n' }])),
     ]);
     const events = r.events.filter((e) => e.partId === 'fc');
-    expect(events.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.completed']);
+    // patchUpdated changes the title and the files; the completed item's diff changes the files again.
+    expect(events.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.updated', 'tool.completed']);
     expect(events[0]).toMatchObject({ title: 'Editing a.ts', kind: 'file_edit' });
     expect(events[1]).toMatchObject({ title: 'Editing a.ts, n.ts' });
     expect(part(r, 'fc')).toMatchObject({ state: 'complete' });
     expect((part(r, 'fc') as { output?: unknown }).output).toEqual({ text: '*** Update File: a.ts\n@@ -1 +1 @@\n-a\n+b\n*** Add File: n.ts\nnew\n', structured: { changes: [{ path: '/w/a.ts', kind: 'update' }, { path: '/w/n.ts', kind: 'add' }] } });
     expect(part(r, 'fc').input).toEqual({ changes: [{ path: '/w/a.ts', kind: 'update' }, { path: '/w/n.ts', kind: 'add' }] });
+    expect(part(r, 'fc').metadata!.files).toEqual([
+      { path: '/w/a.ts', operation: 'modify', diff: '--- /w/a.ts\n+++ /w/a.ts\n@@ -1 +1 @@\n-a\n+b\n', stats: { added: 1, removed: 1 } },
+      { path: '/w/n.ts', operation: 'create', diff: '--- /dev/null\n+++ /w/n.ts\n@@ -0,0 +1 @@\n+new\n', stats: { added: 1, removed: 0 }, oldText: null, newText: 'new\n' },
+    ]);
   });
 
   it('interrupted and failed turns end what is still open; the turn plan completes with the turn', () => {
@@ -165,8 +179,8 @@ describe('codex app-server', () => {
       { id: 12, method: 'mcpServer/elicitation/request', params: { threadId: 'conv', serverName: 'x', message: 'token?' } },
       turnDone('interrupted', 'conv'),
     ]);
-    expect(part(r, 'c1')).toMatchObject({ kind: 'bash', title: 'make deploy', input: { command: "bash -lc 'make deploy'", cwd: '/w' }, state: 'error', error: { code: 'denied' }, metadata: { approval: { status: 'declined', decision: 'denied', reason: 'network' } } });
-    expect(part(r, 'p1')).toMatchObject({ kind: 'file_edit', title: 'Editing /w/a.ts', state: 'error', error: { code: 'interrupted' }, metadata: { approval: { status: 'approved' } } });
+    expect(part(r, 'c1')).toMatchObject({ kind: 'bash', title: 'make deploy', input: { command: "bash -lc 'make deploy'", cwd: '/w' }, state: 'error', error: { code: 'denied' }, metadata: { approval: { state: 'denied', optionId: 'denied', reason: 'network', detail: { method: 'execCommandApproval', decision: 'denied' } } } });
+    expect(part(r, 'p1')).toMatchObject({ kind: 'file_edit', title: 'Editing /w/a.ts', state: 'error', error: { code: 'interrupted' }, metadata: { approval: { state: 'approved', optionId: 'approved_for_session' } } });
     expect(r.parts).toHaveLength(2);
   });
 

@@ -30,7 +30,7 @@ export type ParsedPatch = { ok: true; hunks: PatchHunk[] } | { ok: false; proble
 
 const BEGIN = '*** Begin Patch';
 const END = '*** End Patch';
-const HEADER = /^\*\*\* (Add|Delete|Update) File: (.*)$/;
+const HEADER = /^\*\*\* (Add|Delete|Update) File:(.*)$/;
 const MOVE = '*** Move to: ';
 const EOF_MARK = '*** End of File';
 

@@ -67,6 +67,52 @@ describe('codex app-server', () => {
     expect(eventTypes(r, 'call_2')).toEqual(['tool.started', 'tool.approval.requested', 'tool.approval.resolved', 'tool.failed']);
   });
 
+  it('approvals never answered expire at turn end; an error answer expires; with no answer recorded, the item status says it', () => {
+    const fc = (id: string, status: string) => ({ type: 'fileChange', id, status, changes: [{ path: '/w/a.ts', kind: { type: 'update' }, diff: '@@ -1 +1 @@\n-a\n+b\n' }] });
+    const r = run([
+      started(cmd({ id: 'wait' })),
+      { id: 1, method: 'item/commandExecution/requestApproval', params: { threadId: 'thr', itemId: 'wait', reason: 'network' } },
+      started(fc('err', 'inProgress')),
+      { id: 2, method: 'item/fileChange/requestApproval', params: { threadId: 'thr', itemId: 'err' } },
+      { dir: 'out', msg: { id: 2, error: { code: -1, message: 'client gone' } } },
+      started(fc('ran', 'inProgress')),
+      { id: 3, method: 'item/fileChange/requestApproval', params: { threadId: 'thr', itemId: 'ran' } },
+      { method: 'serverRequest/resolved', params: { threadId: 'thr', requestId: 3 } },
+      completed(fc('ran', 'completed')),
+      started(cmd({ id: 'no' })),
+      { id: 4, method: 'item/commandExecution/requestApproval', params: { threadId: 'thr', itemId: 'no' } },
+      completed(cmd({ id: 'no', status: 'declined' })),
+      turnDone('interrupted'),
+    ]);
+    // While waiting, the part is running with a pending approval: the "waiting for you" state.
+    const pending = r.events.find((e) => e.type === 'tool.approval.requested' && e.partId === 'wait') as { approval: unknown };
+    expect(pending.approval).toEqual({ state: 'pending', source: 'user', reason: 'network', at: T, detail: { requestId: 1, method: 'item/commandExecution/requestApproval' } });
+    expect(part(r, 'wait')).toMatchObject({ state: 'error', error: { code: 'interrupted' }, metadata: { approval: { state: 'expired', reason: 'network', requestedAt: T } } });
+    expect(eventTypes(r, 'wait')).toEqual(['tool.started', 'tool.approval.requested', 'tool.approval.resolved', 'tool.failed']);
+    expect(part(r, 'err').metadata!.approval).toMatchObject({ state: 'expired', detail: { error: 'client gone' } });
+    expect(part(r, 'ran')).toMatchObject({ state: 'complete', metadata: { approval: { state: 'approved', detail: { itemStatus: 'completed' } } } });
+    expect(part(r, 'no')).toMatchObject({ state: 'error', error: { code: 'denied' }, metadata: { approval: { state: 'denied', detail: { itemStatus: 'declined' } } } });
+    // The answer comes before the end it causes.
+    expect(eventTypes(r, 'no')).toEqual(['tool.started', 'tool.approval.requested', 'tool.approval.resolved', 'tool.failed']);
+    for (const id of ['wait', 'err', 'ran', 'no']) expect(eventTypes(r, id).filter((t) => t === 'tool.approval.resolved'), id).toHaveLength(1);
+  });
+
+  it('commands carry metadata.command (unwrapped, cwd, exit code) and a search command metadata.search', () => {
+    const grep = cmd({ id: 'g', command: "/bin/bash -lc 'rg -n TODO src'", commandActions: [] });
+    const r = run([
+      { method: 'thread/started', params: { thread: { id: 'thr', cwd: '/w' } } },
+      started(cmd()),
+      completed(cmd({ status: 'completed', aggregatedOutput: 'x', exitCode: 3 })),
+      started(grep),
+      completed({ ...grep, status: 'completed', exitCode: 0, aggregatedOutput: '' }),
+    ]);
+    expect(part(r, 'call_1').metadata).toMatchObject({ command: { command: 'cat /w/src/a.ts', cwd: '/w', exitCode: 3 }, exitCode: 3 });
+    const started1 = r.events.find((e) => e.type === 'tool.started' && e.partId === 'call_1') as { metadata: { command: unknown } };
+    expect(started1.metadata.command).toEqual({ command: 'cat /w/src/a.ts', cwd: '/w' });
+    expect(part(r, 'g').metadata).toMatchObject({ command: { command: 'rg -n TODO src', exitCode: 0 }, search: { pattern: 'TODO', path: '/w/src' } });
+    expect(part(r, 'call_1').metadata!.search).toBeUndefined();
+  });
+
   it('without a recorded direction, a response answers a request only when it fits it', () => {
     const r = run([
       started(cmd()),

@@ -64,6 +64,12 @@ function shellPatch(command: unknown): string | undefined {
   return patch;
 }
 
+/** `metadata.files` of a patch; none for a malformed one (Codex applied none of it). */
+function filesMeta(patch: string, cwd: string | undefined): ToolMetadata {
+  const { files } = patchFiles(patch, cwd);
+  return files.length ? { files } : {};
+}
+
 /** A patch's problem as a diagnostic message. */
 function patchProblem(patch: string, cwd: string | undefined): string | undefined {
   const p = patchFiles(patch, cwd).problem;
@@ -87,7 +93,7 @@ function shellRule(commandKey: string, cwdKey: string): CallRule {
     command: (a, ctx) => (shellPatch(a[commandKey]) ? undefined : commandRun(a[commandKey], cwdOf(a, ctx))),
     metadata: (a, ctx) => {
       const patch = shellPatch(a[commandKey]);
-      if (patch) return { files: patchFiles(patch, cwdOf(a, ctx)).files };
+      if (patch) return filesMeta(patch, cwdOf(a, ctx));
       const search = commandSearch(a[commandKey], cwdOf(a, ctx));
       return search ? { search } : {};
     },
@@ -103,7 +109,7 @@ const patchRule: CallRule = {
   kind: (a) => changeToolKind(parsePatch(text(a.input) ?? '', false)),
   title: (a, ctx) => changesTitle(parsePatch(text(a.input) ?? '', false), ctx.cwd),
   input: (a) => ({ patch: text(a.input) ?? '', changes: changesInput(parsePatch(text(a.input) ?? '', false)) }),
-  metadata: (a, ctx) => ({ files: patchFiles(text(a.input) ?? '', ctx.cwd).files }),
+  metadata: (a, ctx) => filesMeta(text(a.input) ?? '', ctx.cwd),
   problem: (a, ctx) => patchProblem(text(a.input) ?? '', ctx.cwd),
   result: 'patch',
 };

@@ -151,14 +151,15 @@ describe('codex app-server', () => {
   it('interrupted and failed turns end what is still open; the turn plan completes with the turn', () => {
     const r = run([
       { method: 'turn/plan/updated', params: { threadId: 'thr', turnId: 'turn_1', explanation: null, plan: [{ step: 'a', status: 'inProgress' }, { step: 'b', status: 'pending' }] } },
-      { method: 'turn/plan/updated', params: { threadId: 'thr', turnId: 'turn_1', explanation: null, plan: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'inProgress' }] } },
+      { method: 'turn/plan/updated', params: { threadId: 'thr', turnId: 'turn_1', explanation: 'a is done', plan: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'inProgress' }] } },
       started(cmd()),
       started({ type: 'webSearch', id: 'ws', query: '', action: null, results: null }),
       turnDone('interrupted'),
       started(cmd({ id: 'call_3' }), T, 'thr2'),
       turnDone('failed', 'thr2', { message: 'context window exceeded', codexErrorInfo: 'contextWindowExceeded' }),
     ]);
-    expect(part(r, 'turn_1/plan')).toMatchObject({ name: 'update_plan', kind: 'todo', title: 'Updating plan (1/2 done)', state: 'complete', output: { text: '[x] a\n[~] b' } });
+    expect(part(r, 'turn_1/plan')).toMatchObject({ name: 'update_plan', kind: 'todo', title: 'Updating plan (1/2 done)', state: 'complete', output: { text: 'a is done\n[x] a\n[~] b' } });
+    expect(part(r, 'turn_1/plan').metadata!.plan).toEqual({ explanation: 'a is done', entries: [{ content: 'a', status: 'completed' }, { content: 'b', status: 'in_progress' }] });
     expect(part(r, 'call_1')).toMatchObject({ state: 'error', error: { code: 'interrupted', message: 'Reading src/a.ts: the turn was interrupted' } });
     expect(part(r, 'ws')).toMatchObject({ state: 'error', title: 'Searching the web', error: { code: 'interrupted' } });
     expect(part(r, 'call_3')).toMatchObject({ state: 'error', error: { code: 'interrupted', message: 'Reading src/a.ts: stopped because the turn failed (context window exceeded)' } });

@@ -134,14 +134,17 @@ describe('codex rollouts', () => {
   it('turn_aborted interrupts open calls; update_plan is todo; unknown functions are kept with a humane title', () => {
     const r = run([
       meta,
-      call('update_plan', { plan: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'in_progress' }] }, 'plan'),
+      call('update_plan', { explanation: 'b is next', plan: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'in_progress' }] }, 'plan'),
       output('plan', 'Plan updated'),
       call('shell', { command: ['bash', '-lc', 'sleep 100'] }, 'slow'),
       call('frobnicate_widget', { x: 1 }, 'odd'),
       ev({ type: 'turn_aborted', reason: 'interrupted' }),
       output('slow', 'aborted'),
     ]);
-    expect(part(r, 'plan')).toMatchObject({ kind: 'todo', title: 'Updating plan (1/2 done)', output: { text: '[x] a\n[~] b' } });
+    expect(part(r, 'plan')).toMatchObject({ kind: 'todo', title: 'Updating plan (1/2 done)', output: { text: 'b is next\n[x] a\n[~] b' } });
+    expect(part(r, 'plan').metadata!.plan).toEqual({ explanation: 'b is next', entries: [{ content: 'a', status: 'completed' }, { content: 'b', status: 'in_progress' }] });
+    // No workdir on the call: the session's cwd.
+    expect(part(r, 'slow').metadata!.command).toEqual({ command: 'sleep 100', cwd: '/w' });
     expect(part(r, 'slow')).toMatchObject({ state: 'error', error: { code: 'interrupted', message: 'sleep 100: the turn was interrupted' } });
     expect(part(r, 'odd')).toMatchObject({ kind: 'unknown', title: 'Running frobnicate widget', input: { x: 1 }, state: 'error' });
     // The output that arrives after the abort is for a call already ended: reported, not applied.

@@ -148,6 +148,31 @@ describe('codex app-server', () => {
     ]);
   });
 
+  it('fileChange changes → metadata.files: add with its content, delete with the old content, an update moved, a relative path; rollout 0163 path maps too', () => {
+    const r = run([
+      { method: 'thread/started', params: { thread: { id: 'thr', cwd: '/w' } } },
+      completed({ type: 'fileChange', id: 'fc', status: 'completed', changes: [
+        { path: 'new.txt', kind: { type: 'add' }, diff: 'one\ntwo\n' },
+        { path: '/w/gone.txt', kind: { type: 'delete' }, diff: 'bye\n' },
+        { path: '/w/a.ts', kind: { type: 'update', move_path: '/w/b.ts' }, diff: '@@ -1 +1 @@\n-a\n+b\n' },
+      ] }),
+    ]);
+    expect(part(r, 'fc').metadata!.files).toEqual([
+      { path: '/w/new.txt', operation: 'create', oldText: null, newText: 'one\ntwo\n', diff: '--- /dev/null\n+++ /w/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n', stats: { added: 2, removed: 0 } },
+      { path: '/w/gone.txt', operation: 'delete', oldText: 'bye\n', newText: null, diff: '--- /w/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n', stats: { added: 0, removed: 1 } },
+      { path: '/w/b.ts', from: '/w/a.ts', operation: 'rename', diff: '--- /w/a.ts\n+++ /w/b.ts\n@@ -1 +1 @@\n-a\n+b\n', stats: { added: 1, removed: 1 } },
+    ]);
+    const rollout = run([
+      { timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: 's', cwd: '/r' } },
+      { timestamp: '2026-01-01T00:00:01.000Z', type: 'event_msg', payload: { type: 'item_completed', item: { type: 'FileChange', id: 'p', status: 'completed', changes: { 'x.txt': { type: 'add', content: 'hi\n' }, '/r/y.txt': { type: 'update', unified_diff: '--- a/y.txt\n+++ b/y.txt\n@@ -1 +1 @@\n-o\n+n\n' } } } } },
+    ]);
+    expect(part(rollout, 'p').metadata!.files).toMatchObject([
+      { path: '/r/x.txt', operation: 'create', newText: 'hi\n' },
+      // A diff that has its own file headers is kept as given.
+      { path: '/r/y.txt', operation: 'modify', diff: '--- a/y.txt\n+++ b/y.txt\n@@ -1 +1 @@\n-o\n+n\n', stats: { added: 1, removed: 1 } },
+    ]);
+  });
+
   it('interrupted and failed turns end what is still open; the turn plan completes with the turn', () => {
     const r = run([
       { method: 'turn/plan/updated', params: { threadId: 'thr', turnId: 'turn_1', explanation: null, plan: [{ step: 'a', status: 'inProgress' }, { step: 'b', status: 'pending' }] } },

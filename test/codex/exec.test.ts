@@ -136,6 +136,8 @@ describe('codex exec --json', () => {
   it('paths in titles are relative to options.cwd', () => {
     const r = run([thread, item('item.completed', { id: 'item_1', type: 'file_change', changes: [{ path: '/w/src/a.ts', kind: 'update' }, { path: '/elsewhere/b.ts', kind: 'update' }], status: 'completed' })], { cwd: '/w' });
     expect(part(r, 'item_1')).toMatchObject({ title: 'Editing src/a.ts, /elsewhere/b.ts', kind: 'file_edit', metadata: { cwd: '/w' }, output: { text: 'M src/a.ts\nM /elsewhere/b.ts' } });
+    // exec reports paths and kinds only: the files are known, their diffs are not.
+    expect(part(r, 'item_1').metadata!.files).toEqual([{ path: '/w/src/a.ts', operation: 'modify' }, { path: '/elsewhere/b.ts', operation: 'modify' }]);
   });
 
   it('same bytes, same events', () => {

@@ -238,7 +238,7 @@ describe('codex app-server', () => {
     expect(part(r, 'd')).toMatchObject({ name: 'lookup_ticket', kind: 'mcp', title: 'Lookup ticket (client tool)', input: { id: 42 }, output: { text: 'open' } });
     expect(part(r, 'd2')).toMatchObject({ title: 'Lookup ticket (crm)', state: 'error', error: { message: 'no such ticket' }, metadata: { namespace: 'crm' } });
     expect(part(r, 'iv')).toMatchObject({ kind: 'file_read', title: 'Viewing shot.png', input: { path: '/w/shot.png' } });
-    expect(part(r, 'pl')).toMatchObject({ kind: 'todo', output: { text: '1. do it' } });
+    expect(part(r, 'pl')).toMatchObject({ kind: 'todo', output: { text: '1. do it' }, metadata: { plan: { entries: [{ content: 'do it', status: 'pending' }] } } });
     expect(part(r, 'zz')).toMatchObject({ kind: 'bash', title: 'Waiting 1.5s' });
   });
 

@@ -20,7 +20,7 @@ import { commandLine } from '../shared/shell.js';
 import type { Outcome, View } from './tracker.js';
 import { searchAction, webSearchTitle } from './web-search.js';
 import { ownKeysOnly } from '../shared/table.js';
-import { changeFiles, commandRun, commandSearch, planOf, webSearchInfo } from './substance.js';
+import { changeFiles, commandRun, commandSearch, planOf, proposedPlan, webSearchInfo } from './substance.js';
 import { fileChange } from '../../substance/index.js';
 
 export interface ItemCtx {
@@ -196,6 +196,10 @@ export const ITEMS: Record<string, ItemRule> = {
     kind: 'todo',
     title: () => 'Writing a plan',
     input: () => ({}),
+    metadata: (i) => {
+      const plan = proposedPlan(text(i.text));
+      return plan ? { plan } : {};
+    },
     output: (i) => out(text(i.text) !== undefined ? { text: text(i.text)! } : undefined),
   },
   // App-server `turn/plan/updated` (the `update_plan` tool has no item there): one part per turn,

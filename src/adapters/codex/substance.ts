@@ -86,6 +86,16 @@ export function patchFiles(patch: string, cwd?: string): { files: ContractFileCh
   return r;
 }
 
+/**
+ * `metadata.plan` of a `plan` item: the plan Codex proposes (plan mode) is markdown text, so its
+ * list items are the entries, all pending (none has run); text with no list is one entry.
+ */
+export function proposedPlan(text: string | undefined): ToolPlan | undefined {
+  if (!text?.trim()) return undefined;
+  const items = [...text.matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]+)?(.+)$/gm)].map((m) => m[1]!.trim());
+  return toolPlan((items.length ? items : [text.trim()]).map((content) => ({ content, status: 'pending' })));
+}
+
 const STEP_STATUS: Record<PlanStep['status'], string> = { pending: 'pending', inProgress: 'in_progress', completed: 'completed' };
 
 /** `metadata.plan` of an update_plan call, a turn plan or a to-do list. */

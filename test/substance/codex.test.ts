@@ -82,7 +82,7 @@ describe('codex substance on every recording', () => {
       if (m.approval) {
         counts.approvals++;
         expect(['pending', 'approved', 'denied', 'expired']).toContain(m.approval.state);
-        if (m.approval.state === 'denied') expect(p.error?.code, `${p.id} denied approval → denied error`).toBe('denied');
+        if (m.approval.state === 'denied') expect((p as { error?: { code: string } }).error?.code, `${p.id} denied approval → denied error`).toBe('denied');
       }
     }
   });

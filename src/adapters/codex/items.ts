@@ -107,7 +107,11 @@ export const ITEMS: Record<string, ItemRule> = {
     kind: (i) => changeToolKind(changes(i)),
     title: (i, ctx) => changesTitle(changes(i), ctx.cwd),
     input: (i) => ({ changes: changesInput(changes(i)) }),
-    metadata: (i, ctx) => ({ files: changeFiles(changes(i), ctx.cwd) }),
+    // No changes listed (a v2 approval request names none): the files are not known yet.
+    metadata: (i, ctx) => {
+      const files = changeFiles(changes(i), ctx.cwd);
+      return files.length ? { files } : {};
+    },
     output: (i, ctx) => {
       const list = changes(i);
       const body = changesText(list, ctx.cwd) ?? nonEmpty(i.stdout) ?? (list.length ? changeSummary(list, ctx.cwd) : undefined);

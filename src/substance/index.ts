@@ -4,3 +4,4 @@ export { fileChange, type FileChangeInput } from './files.js';
 export { unifiedDiff, diffStats, hunkTexts, splitLines, type LineStats, type UnifiedDiff } from './diff.js';
 export { absolutePath, resolvedPath, isAbsolutePath } from './paths.js';
 export { planEntry, planStatus, planPriority, toolPlan, type PlanEntryInput } from './plan.js';
+export { parseApplyPatch, applyPatchFiles, type ParsedPatch, type PatchHunk, type PatchChunk, type PatchProblem, type PatchFiles } from './apply-patch.js';

@@ -35,7 +35,7 @@ describe('codex app-server', () => {
     expect(part(r, 'call_1')).toMatchObject({ state: 'error', error: { code: 'tool_error', message: 'spawn failed: ENOENT' } });
   });
 
-  it('declined approval: request, client decline, resolved → metadata.approval and a denied error', () => {
+  it('declined approval: request, client decline, resolved → tool.approval.requested / resolved, typed metadata.approval and a denied error', () => {
     const r = run([
       started(cmd()),
       { id: 7, method: 'item/commandExecution/requestApproval', params: { threadId: 'thr', turnId: 'turn_1', itemId: 'call_1', reason: 'reads a file', availableDecisions: ['accept', 'decline'] } },
@@ -46,9 +46,15 @@ describe('codex app-server', () => {
     expect(part(r, 'call_1')).toMatchObject({
       state: 'error',
       error: { code: 'denied', message: 'Reading src/a.ts: declined by the user' },
-      metadata: { approval: { requestId: 7, method: 'item/commandExecution/requestApproval', status: 'declined', decision: 'decline', reason: 'reads a file', availableDecisions: ['accept', 'decline'], resolved: true } },
     });
-    expect(eventTypes(r, 'call_1')).toEqual(['tool.started', 'tool.updated', 'tool.updated', 'tool.updated', 'tool.failed']);
+    expect(part(r, 'call_1').metadata!.approval).toEqual({
+      state: 'denied', source: 'user', reason: 'reads a file', at: T, requestedAt: T, optionId: 'decline',
+      options: [{ id: 'accept' }, { id: 'decline' }],
+      detail: { requestId: 7, method: 'item/commandExecution/requestApproval', decision: 'decline' },
+    });
+    expect(eventTypes(r, 'call_1')).toEqual(['tool.started', 'tool.approval.requested', 'tool.approval.resolved', 'tool.failed']);
+    const requested = r.events.find((e) => e.type === 'tool.approval.requested') as { approval: unknown };
+    expect(requested.approval).toMatchObject({ state: 'pending', source: 'user', reason: 'reads a file', options: [{ id: 'accept' }, { id: 'decline' }] });
   });
 
   it('an approval asked before the item starts starts the part; a declined one that never completes is denied at turn end', () => {
@@ -57,7 +63,54 @@ describe('codex app-server', () => {
       { dir: 'out', msg: { id: 'a1', result: { decision: 'cancel' } } },
       turnDone('interrupted'),
     ]);
-    expect(part(r, 'call_2')).toMatchObject({ kind: 'bash', title: 'rm -rf /', state: 'error', error: { code: 'denied', message: 'rm -rf /: cancelled by the user' }, metadata: { approval: { status: 'cancelled', decision: 'cancel' } } });
+    expect(part(r, 'call_2')).toMatchObject({ kind: 'bash', title: 'rm -rf /', state: 'error', error: { code: 'denied', message: 'rm -rf /: cancelled by the user' }, metadata: { approval: { state: 'denied', source: 'user', optionId: 'cancel', detail: { decision: 'cancel' } } } });
+    expect(eventTypes(r, 'call_2')).toEqual(['tool.started', 'tool.approval.requested', 'tool.approval.resolved', 'tool.failed']);
+  });
+
+  it('approvals never answered expire at turn end; an error answer expires; with no answer recorded, the item status says it', () => {
+    const fc = (id: string, status: string) => ({ type: 'fileChange', id, status, changes: [{ path: '/w/a.ts', kind: { type: 'update' }, diff: '@@ -1 +1 @@\n-a\n+b\n' }] });
+    const r = run([
+      started(cmd({ id: 'wait' })),
+      { id: 1, method: 'item/commandExecution/requestApproval', params: { threadId: 'thr', itemId: 'wait', reason: 'network' } },
+      started(fc('err', 'inProgress')),
+      { id: 2, method: 'item/fileChange/requestApproval', params: { threadId: 'thr', itemId: 'err' } },
+      { dir: 'out', msg: { id: 2, error: { code: -1, message: 'client gone' } } },
+      started(fc('ran', 'inProgress')),
+      { id: 3, method: 'item/fileChange/requestApproval', params: { threadId: 'thr', itemId: 'ran' } },
+      { method: 'serverRequest/resolved', params: { threadId: 'thr', requestId: 3 } },
+      completed(fc('ran', 'completed')),
+      started(cmd({ id: 'no' })),
+      { id: 4, method: 'item/commandExecution/requestApproval', params: { threadId: 'thr', itemId: 'no' } },
+      completed(cmd({ id: 'no', status: 'declined' })),
+      turnDone('interrupted'),
+    ]);
+    // While waiting, the part is running with a pending approval: the "waiting for you" state.
+    const pending = r.events.find((e) => e.type === 'tool.approval.requested' && e.partId === 'wait') as { approval: unknown };
+    expect(pending.approval).toEqual({ state: 'pending', source: 'user', reason: 'network', at: T, detail: { requestId: 1, method: 'item/commandExecution/requestApproval' } });
+    expect(part(r, 'wait')).toMatchObject({ state: 'error', error: { code: 'interrupted' }, metadata: { approval: { state: 'expired', reason: 'network', requestedAt: T } } });
+    expect(eventTypes(r, 'wait')).toEqual(['tool.started', 'tool.approval.requested', 'tool.approval.resolved', 'tool.failed']);
+    expect(part(r, 'err').metadata!.approval).toMatchObject({ state: 'expired', detail: { error: 'client gone' } });
+    expect(part(r, 'ran')).toMatchObject({ state: 'complete', metadata: { approval: { state: 'approved', detail: { itemStatus: 'completed' } } } });
+    expect(part(r, 'no')).toMatchObject({ state: 'error', error: { code: 'denied' }, metadata: { approval: { state: 'denied', detail: { itemStatus: 'declined' } } } });
+    // The answer comes before the end it causes.
+    expect(eventTypes(r, 'no')).toEqual(['tool.started', 'tool.approval.requested', 'tool.approval.resolved', 'tool.failed']);
+    for (const id of ['wait', 'err', 'ran', 'no']) expect(eventTypes(r, id).filter((t) => t === 'tool.approval.resolved'), id).toHaveLength(1);
+  });
+
+  it('commands carry metadata.command (unwrapped, cwd, exit code) and a search command metadata.search', () => {
+    const grep = cmd({ id: 'g', command: "/bin/bash -lc 'rg -n TODO src'", commandActions: [] });
+    const r = run([
+      { method: 'thread/started', params: { thread: { id: 'thr', cwd: '/w' } } },
+      started(cmd()),
+      completed(cmd({ status: 'completed', aggregatedOutput: 'x', exitCode: 3 })),
+      started(grep),
+      completed({ ...grep, status: 'completed', exitCode: 0, aggregatedOutput: '' }),
+    ]);
+    expect(part(r, 'call_1').metadata).toMatchObject({ command: { command: 'cat /w/src/a.ts', cwd: '/w', exitCode: 3 }, exitCode: 3 });
+    const started1 = r.events.find((e) => e.type === 'tool.started' && e.partId === 'call_1') as { metadata: { command: unknown } };
+    expect(started1.metadata.command).toEqual({ command: 'cat /w/src/a.ts', cwd: '/w' });
+    expect(part(r, 'g').metadata).toMatchObject({ command: { command: 'rg -n TODO src', exitCode: 0 }, search: { pattern: 'TODO', path: '/w/src' } });
+    expect(part(r, 'call_1').metadata!.search).toBeUndefined();
   });
 
   it('without a recorded direction, a response answers a request only when it fits it', () => {
@@ -68,7 +121,9 @@ describe('codex app-server', () => {
       { id: 1, result: { decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['cat'] } } } },
       completed(cmd({ status: 'completed', exitCode: 0, aggregatedOutput: '' })),
     ]);
-    expect(part(r, 'call_1')).toMatchObject({ state: 'complete', metadata: { approval: { status: 'approved', decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['cat'] } } } } });
+    expect(part(r, 'call_1')).toMatchObject({ state: 'complete', metadata: { approval: { state: 'approved', optionId: 'acceptWithExecpolicyAmendment', detail: { decision: { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['cat'] } } } } } });
+    // The thread result did not answer the request: exactly one answer was applied.
+    expect(eventTypes(r, 'call_1').filter((t) => t === 'tool.approval.resolved')).toHaveLength(1);
   });
 
   it('file change: patchUpdated refines, paths relative to the thread cwd, diff is the output', () => {
@@ -80,25 +135,56 @@ describe('codex app-server', () => {
       completed(fc('completed', [{ path: '/w/a.ts', kind: { type: 'update', move_path: null }, diff: '@@ -1 +1 @@\n-a\n+b\n' }, { path: '/w/n.ts', kind: { type: 'add' }, diff: 'new\n' }])),
     ]);
     const events = r.events.filter((e) => e.partId === 'fc');
-    expect(events.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.completed']);
+    // patchUpdated changes the title and the files; the completed item's diff changes the files again.
+    expect(events.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.updated', 'tool.completed']);
     expect(events[0]).toMatchObject({ title: 'Editing a.ts', kind: 'file_edit' });
     expect(events[1]).toMatchObject({ title: 'Editing a.ts, n.ts' });
     expect(part(r, 'fc')).toMatchObject({ state: 'complete' });
     expect((part(r, 'fc') as { output?: unknown }).output).toEqual({ text: '*** Update File: a.ts\n@@ -1 +1 @@\n-a\n+b\n*** Add File: n.ts\nnew\n', structured: { changes: [{ path: '/w/a.ts', kind: 'update' }, { path: '/w/n.ts', kind: 'add' }] } });
     expect(part(r, 'fc').input).toEqual({ changes: [{ path: '/w/a.ts', kind: 'update' }, { path: '/w/n.ts', kind: 'add' }] });
+    expect(part(r, 'fc').metadata!.files).toEqual([
+      { path: '/w/a.ts', operation: 'modify', diff: '--- /w/a.ts\n+++ /w/a.ts\n@@ -1 +1 @@\n-a\n+b\n', stats: { added: 1, removed: 1 } },
+      { path: '/w/n.ts', operation: 'create', diff: '--- /dev/null\n+++ /w/n.ts\n@@ -0,0 +1 @@\n+new\n', stats: { added: 1, removed: 0 }, oldText: null, newText: 'new\n' },
+    ]);
+  });
+
+  it('fileChange changes → metadata.files: add with its content, delete with the old content, an update moved, a relative path; rollout 0163 path maps too', () => {
+    const r = run([
+      { method: 'thread/started', params: { thread: { id: 'thr', cwd: '/w' } } },
+      completed({ type: 'fileChange', id: 'fc', status: 'completed', changes: [
+        { path: 'new.txt', kind: { type: 'add' }, diff: 'one\ntwo\n' },
+        { path: '/w/gone.txt', kind: { type: 'delete' }, diff: 'bye\n' },
+        { path: '/w/a.ts', kind: { type: 'update', move_path: '/w/b.ts' }, diff: '@@ -1 +1 @@\n-a\n+b\n' },
+      ] }),
+    ]);
+    expect(part(r, 'fc').metadata!.files).toEqual([
+      { path: '/w/new.txt', operation: 'create', oldText: null, newText: 'one\ntwo\n', diff: '--- /dev/null\n+++ /w/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n', stats: { added: 2, removed: 0 } },
+      { path: '/w/gone.txt', operation: 'delete', oldText: 'bye\n', newText: null, diff: '--- /w/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n', stats: { added: 0, removed: 1 } },
+      { path: '/w/b.ts', from: '/w/a.ts', operation: 'rename', diff: '--- /w/a.ts\n+++ /w/b.ts\n@@ -1 +1 @@\n-a\n+b\n', stats: { added: 1, removed: 1 } },
+    ]);
+    const rollout = run([
+      { timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: 's', cwd: '/r' } },
+      { timestamp: '2026-01-01T00:00:01.000Z', type: 'event_msg', payload: { type: 'item_completed', item: { type: 'FileChange', id: 'p', status: 'completed', changes: { 'x.txt': { type: 'add', content: 'hi\n' }, '/r/y.txt': { type: 'update', unified_diff: '--- a/y.txt\n+++ b/y.txt\n@@ -1 +1 @@\n-o\n+n\n' } } } } },
+    ]);
+    expect(part(rollout, 'p').metadata!.files).toMatchObject([
+      { path: '/r/x.txt', operation: 'create', newText: 'hi\n' },
+      // A diff that has its own file headers is kept as given.
+      { path: '/r/y.txt', operation: 'modify', diff: '--- a/y.txt\n+++ b/y.txt\n@@ -1 +1 @@\n-o\n+n\n', stats: { added: 1, removed: 1 } },
+    ]);
   });
 
   it('interrupted and failed turns end what is still open; the turn plan completes with the turn', () => {
     const r = run([
       { method: 'turn/plan/updated', params: { threadId: 'thr', turnId: 'turn_1', explanation: null, plan: [{ step: 'a', status: 'inProgress' }, { step: 'b', status: 'pending' }] } },
-      { method: 'turn/plan/updated', params: { threadId: 'thr', turnId: 'turn_1', explanation: null, plan: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'inProgress' }] } },
+      { method: 'turn/plan/updated', params: { threadId: 'thr', turnId: 'turn_1', explanation: 'a is done', plan: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'inProgress' }] } },
       started(cmd()),
       started({ type: 'webSearch', id: 'ws', query: '', action: null, results: null }),
       turnDone('interrupted'),
       started(cmd({ id: 'call_3' }), T, 'thr2'),
       turnDone('failed', 'thr2', { message: 'context window exceeded', codexErrorInfo: 'contextWindowExceeded' }),
     ]);
-    expect(part(r, 'turn_1/plan')).toMatchObject({ name: 'update_plan', kind: 'todo', title: 'Updating plan (1/2 done)', state: 'complete', output: { text: '[x] a\n[~] b' } });
+    expect(part(r, 'turn_1/plan')).toMatchObject({ name: 'update_plan', kind: 'todo', title: 'Updating plan (1/2 done)', state: 'complete', output: { text: 'a is done\n[x] a\n[~] b' } });
+    expect(part(r, 'turn_1/plan').metadata!.plan).toEqual({ explanation: 'a is done', entries: [{ content: 'a', status: 'completed' }, { content: 'b', status: 'in_progress' }] });
     expect(part(r, 'call_1')).toMatchObject({ state: 'error', error: { code: 'interrupted', message: 'Reading src/a.ts: the turn was interrupted' } });
     expect(part(r, 'ws')).toMatchObject({ state: 'error', title: 'Searching the web', error: { code: 'interrupted' } });
     expect(part(r, 'call_3')).toMatchObject({ state: 'error', error: { code: 'interrupted', message: 'Reading src/a.ts: stopped because the turn failed (context window exceeded)' } });
@@ -152,7 +238,7 @@ describe('codex app-server', () => {
     expect(part(r, 'd')).toMatchObject({ name: 'lookup_ticket', kind: 'mcp', title: 'Lookup ticket (client tool)', input: { id: 42 }, output: { text: 'open' } });
     expect(part(r, 'd2')).toMatchObject({ title: 'Lookup ticket (crm)', state: 'error', error: { message: 'no such ticket' }, metadata: { namespace: 'crm' } });
     expect(part(r, 'iv')).toMatchObject({ kind: 'file_read', title: 'Viewing shot.png', input: { path: '/w/shot.png' } });
-    expect(part(r, 'pl')).toMatchObject({ kind: 'todo', output: { text: '1. do it' } });
+    expect(part(r, 'pl')).toMatchObject({ kind: 'todo', output: { text: '1. do it' }, metadata: { plan: { entries: [{ content: 'do it', status: 'pending' }] } } });
     expect(part(r, 'zz')).toMatchObject({ kind: 'bash', title: 'Waiting 1.5s' });
   });
 
@@ -165,8 +251,8 @@ describe('codex app-server', () => {
       { id: 12, method: 'mcpServer/elicitation/request', params: { threadId: 'conv', serverName: 'x', message: 'token?' } },
       turnDone('interrupted', 'conv'),
     ]);
-    expect(part(r, 'c1')).toMatchObject({ kind: 'bash', title: 'make deploy', input: { command: "bash -lc 'make deploy'", cwd: '/w' }, state: 'error', error: { code: 'denied' }, metadata: { approval: { status: 'declined', decision: 'denied', reason: 'network' } } });
-    expect(part(r, 'p1')).toMatchObject({ kind: 'file_edit', title: 'Editing /w/a.ts', state: 'error', error: { code: 'interrupted' }, metadata: { approval: { status: 'approved' } } });
+    expect(part(r, 'c1')).toMatchObject({ kind: 'bash', title: 'make deploy', input: { command: "bash -lc 'make deploy'", cwd: '/w' }, state: 'error', error: { code: 'denied' }, metadata: { approval: { state: 'denied', optionId: 'denied', reason: 'network', detail: { method: 'execCommandApproval', decision: 'denied' } } } });
+    expect(part(r, 'p1')).toMatchObject({ kind: 'file_edit', title: 'Editing /w/a.ts', state: 'error', error: { code: 'interrupted' }, metadata: { approval: { state: 'approved', optionId: 'approved_for_session' } } });
     expect(r.parts).toHaveLength(2);
   });
 

@@ -90,6 +90,10 @@ describe('codex exec --json', () => {
     expect(r.parts).toHaveLength(1);
     expect(part(r, 'item_1')).toMatchObject({ kind: 'todo', title: 'Updating plan (1/2 done)', state: 'complete', output: { text: '[x] List files\n[ ] Write file' } });
     expect(eventTypes(r, 'item_1')).toEqual(['tool.started', 'tool.updated', 'tool.completed']);
+    // The update carries the new plan; the part ends with it.
+    const updated = r.events.find((e) => e.type === 'tool.updated') as { metadata?: { plan?: unknown } };
+    expect(updated.metadata?.plan).toEqual({ entries: [{ content: 'List files', status: 'completed' }, { content: 'Write file', status: 'pending' }] });
+    expect(part(r, 'item_1').metadata!.plan).toEqual(updated.metadata!.plan);
   });
 
   it('collab_tool_call spawn_agent is a subagent with the child thread as childSessionId', () => {
@@ -132,6 +136,8 @@ describe('codex exec --json', () => {
   it('paths in titles are relative to options.cwd', () => {
     const r = run([thread, item('item.completed', { id: 'item_1', type: 'file_change', changes: [{ path: '/w/src/a.ts', kind: 'update' }, { path: '/elsewhere/b.ts', kind: 'update' }], status: 'completed' })], { cwd: '/w' });
     expect(part(r, 'item_1')).toMatchObject({ title: 'Editing src/a.ts, /elsewhere/b.ts', kind: 'file_edit', metadata: { cwd: '/w' }, output: { text: 'M src/a.ts\nM /elsewhere/b.ts' } });
+    // exec reports paths and kinds only: the files are known, their diffs are not.
+    expect(part(r, 'item_1').metadata!.files).toEqual([{ path: '/w/src/a.ts', operation: 'modify' }, { path: '/elsewhere/b.ts', operation: 'modify' }]);
   });
 
   it('same bytes, same events', () => {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptOf, shellWords, unwrapCommand } from '../../src/adapters/shared/shell.js';
 import { itemIds } from '../../src/adapters/codex/forms/exec.js';
+import { proposedPlan } from '../../src/adapters/codex/substance.js';
 import { searchAction, webSearchTitle } from '../../src/adapters/codex/web-search.js';
 import { changesOf, changesTitle, changeToolKind, parsePatch, patchIn } from '../../src/adapters/codex/changes.js';
 import { readCallOutput } from '../../src/adapters/codex/output.js';
@@ -227,5 +228,15 @@ describe('lines that cannot carry tool data are not parsed', () => {
     expect(carriesNoToolData(truncated)).toBe(false);
     const r = collect(codexAdapter, `${reasoning}\n${truncated}\n`);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['malformed_line']);
+  });
+});
+
+describe('proposedPlan (a plan item\'s markdown)', () => {
+  it('list items are pending entries; text with no list is one entry; blank text is no plan', () => {
+    expect(proposedPlan('# Plan\n\n1. Read the code\n2) Fix it\n- [ ] Test it\n* ship\nnot an item')).toEqual({
+      entries: ['Read the code', 'Fix it', 'Test it', 'ship'].map((content) => ({ content, status: 'pending' })),
+    });
+    expect(proposedPlan('Just refactor the parser.')).toEqual({ entries: [{ content: 'Just refactor the parser.', status: 'pending' }] });
+    expect(proposedPlan('  \n')).toBeUndefined();
   });
 });

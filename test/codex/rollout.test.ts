@@ -60,6 +60,10 @@ describe('codex rollouts', () => {
     ]);
     expect(part(r, 'e')).toMatchObject({ title: 'npm test', state: 'complete', input: { command: 'npm test', cwd: '/w/pkg', yield_time_ms: 1000 }, output: { text: 'running…\n' }, metadata: { processSession: 7 }, timing: { elapsedMs: 1000 } });
     expect(part(r, 'w')).toMatchObject({ kind: 'bash', title: 'Waiting for session 7', state: 'complete', output: { text: 'ok\n' }, metadata: { exitCode: 0 } });
+    // exec_command names its workdir; the process still runs, so no exit code yet.
+    expect(part(r, 'e').metadata!.command).toEqual({ command: 'npm test', cwd: '/w/pkg' });
+    // write_stdin runs no command of its own (it polls session 7).
+    expect(part(r, 'w').metadata!.command).toBeUndefined();
   });
 
   it('custom_tool_call apply_patch, the heredoc patch inside shell, and local_shell_call', () => {
@@ -77,6 +81,11 @@ describe('codex rollouts', () => {
     expect(part(r, 'h')).toMatchObject({ name: 'shell', kind: 'file_write', title: 'Creating n.md', state: 'error', error: { code: 'denied' } });
     expect(part(r, 'lsh')).toMatchObject({ name: 'local_shell', kind: 'bash', title: 'Listing files', input: { command: 'ls -la', cwd: '/w', timeout_ms: 5000 } });
     expect(JSON.stringify(part(r, 'lsh'))).not.toContain('SECRET');
+    // The patches' files, absolute against the session cwd; the denied one says what it would have changed.
+    expect(part(r, 'p').metadata!.files).toEqual([{ path: '/w/src/app.ts', operation: 'modify', diff: '--- /w/src/app.ts\n+++ /w/src/app.ts\n@@ -1 +1 @@\n-a\n+b\n', stats: { added: 1, removed: 1 } }]);
+    expect(part(r, 'h').metadata!.files).toMatchObject([{ path: '/w/n.md', operation: 'create', oldText: null, newText: 'x\n' }]);
+    expect(part(r, 'h').metadata!.command).toBeUndefined();
+    expect(part(r, 'lsh').metadata!.command).toEqual({ command: 'ls -la', cwd: '/w', exitCode: 0 });
   });
 
   it('MCP calls named mcp__<server>__<tool> (or namespaced) and web_search_call in both action casings', () => {
@@ -101,6 +110,7 @@ describe('codex rollouts', () => {
     expect(part(r, 'm3')).toMatchObject({ kind: 'mcp', state: 'error', error: { code: 'tool_error', message: '403' } });
     expect(['ws1', 'ws2', 'ws3'].map((id) => part(r, id).title)).toEqual(['Searching Reuters top news', 'Opening apnews.com', 'Finding "Updated" on apnews.com']);
     expect(part(r, 'ws2').metadata?.action).toEqual({ type: 'openPage', url: 'https://apnews.com/' });
+    expect(['ws1', 'ws2', 'ws3'].map((id) => part(r, id).metadata!.search)).toEqual([{ query: 'Reuters top news' }, { path: 'https://apnews.com/' }, { path: 'https://apnews.com/', pattern: 'Updated' }]);
     expect(part(r, 'web_search_call-case.jsonl:13')).toMatchObject({ title: 'Searching no id' });
   });
 
@@ -134,14 +144,17 @@ describe('codex rollouts', () => {
   it('turn_aborted interrupts open calls; update_plan is todo; unknown functions are kept with a humane title', () => {
     const r = run([
       meta,
-      call('update_plan', { plan: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'in_progress' }] }, 'plan'),
+      call('update_plan', { explanation: 'b is next', plan: [{ step: 'a', status: 'completed' }, { step: 'b', status: 'in_progress' }] }, 'plan'),
       output('plan', 'Plan updated'),
       call('shell', { command: ['bash', '-lc', 'sleep 100'] }, 'slow'),
       call('frobnicate_widget', { x: 1 }, 'odd'),
       ev({ type: 'turn_aborted', reason: 'interrupted' }),
       output('slow', 'aborted'),
     ]);
-    expect(part(r, 'plan')).toMatchObject({ kind: 'todo', title: 'Updating plan (1/2 done)', output: { text: '[x] a\n[~] b' } });
+    expect(part(r, 'plan')).toMatchObject({ kind: 'todo', title: 'Updating plan (1/2 done)', output: { text: 'b is next\n[x] a\n[~] b' } });
+    expect(part(r, 'plan').metadata!.plan).toEqual({ explanation: 'b is next', entries: [{ content: 'a', status: 'completed' }, { content: 'b', status: 'in_progress' }] });
+    // No workdir on the call: the session's cwd.
+    expect(part(r, 'slow').metadata!.command).toEqual({ command: 'sleep 100', cwd: '/w' });
     expect(part(r, 'slow')).toMatchObject({ state: 'error', error: { code: 'interrupted', message: 'sleep 100: the turn was interrupted' } });
     expect(part(r, 'odd')).toMatchObject({ kind: 'unknown', title: 'Running frobnicate widget', input: { x: 1 }, state: 'error' });
     // The output that arrives after the abort is for a call already ended: reported, not applied.

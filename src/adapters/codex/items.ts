@@ -2,7 +2,7 @@
 // `CommandExecution` resolve to the same row). A row says the name, kind, title, input, metadata,
 // output and failure of an item; `itemView`/`itemOutcome` apply the rules every row shares
 // (status → error, durationMs → elapsedMs, exit code → metadata.exitCode).
-import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
+import type { CommandRun, ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import type { ToolOutput } from '../../present/output.js';
 import { displayPath, words } from '../../present/titles.js';
@@ -20,6 +20,8 @@ import { commandLine } from '../shared/shell.js';
 import type { Outcome, View } from './tracker.js';
 import { searchAction, webSearchTitle } from './web-search.js';
 import { ownKeysOnly } from '../shared/table.js';
+import { changeFiles, commandRun, commandSearch, planOf, proposedPlan, webSearchInfo } from './substance.js';
+import { fileChange } from '../../substance/index.js';
 
 export interface ItemCtx {
   /** Session working directory: titles show paths relative to it. */
@@ -39,6 +41,8 @@ interface ItemRule {
   failure?: (item: Obj, ctx: ItemCtx) => ToolError | undefined;
   /** Commands report an exit code; a non-zero one is `exit_nonzero`. */
   exitCode?: boolean;
+  /** `metadata.command` of a command item; the outcome adds the exit code. */
+  command?: (item: Obj, ctx: ItemCtx) => CommandRun | undefined;
   /** Items with no status that still carry a whole outcome (e.g. a rollout function output). */
   outcome?: (item: Obj, ctx: ItemCtx) => Outcome | undefined;
 }
@@ -75,8 +79,11 @@ export const ITEMS: Record<string, ItemRule> = {
       if (cwd) input.cwd = cwd;
       return input;
     },
-    metadata: (i) => {
+    command: (i, ctx) => commandRun(i.command, pathOf(i.cwd) ?? ctx.cwd),
+    metadata: (i, ctx) => {
       const m: ToolMetadata = {};
+      const search = commandSearch(i.command, pathOf(i.cwd) ?? ctx.cwd);
+      if (search) m.search = search;
       const actions = commandActions(i);
       if (actions?.length) m.commandActions = actions;
       const pid = get(i, 'processId');
@@ -100,6 +107,11 @@ export const ITEMS: Record<string, ItemRule> = {
     kind: (i) => changeToolKind(changes(i)),
     title: (i, ctx) => changesTitle(changes(i), ctx.cwd),
     input: (i) => ({ changes: changesInput(changes(i)) }),
+    // No changes listed (a v2 approval request names none): the files are not known yet.
+    metadata: (i, ctx) => {
+      const files = changeFiles(changes(i), ctx.cwd);
+      return files.length ? { files } : {};
+    },
     output: (i, ctx) => {
       const list = changes(i);
       const body = changesText(list, ctx.cwd) ?? nonEmpty(i.stdout) ?? (list.length ? changeSummary(list, ctx.cwd) : undefined);
@@ -164,7 +176,8 @@ export const ITEMS: Record<string, ItemRule> = {
     },
     metadata: (i) => {
       const action = searchAction(get(i, 'action'));
-      return action ? { action: { ...action } } : {};
+      const search = webSearchInfo(action, nonEmpty(i.query));
+      return { ...(action ? { action: { ...action } } : {}), ...(search ? { search } : {}) };
     },
     output: (i) => {
       const results = arr(i.results);
@@ -180,12 +193,17 @@ export const ITEMS: Record<string, ItemRule> = {
     kind: 'todo',
     title: (i) => planTitle(planSteps(i.items)),
     input: (i) => ({ items: arr(i.items) ?? [] }),
+    metadata: (i) => ({ plan: planOf(planSteps(i.items)) }),
     output: (i) => out({ text: planText(planSteps(i.items)) }),
   },
   plan: {
     kind: 'todo',
     title: () => 'Writing a plan',
     input: () => ({}),
+    metadata: (i) => {
+      const plan = proposedPlan(text(i.text));
+      return plan ? { plan } : {};
+    },
     output: (i) => out(text(i.text) !== undefined ? { text: text(i.text)! } : undefined),
   },
   // App-server `turn/plan/updated` (the `update_plan` tool has no item there): one part per turn,
@@ -195,6 +213,7 @@ export const ITEMS: Record<string, ItemRule> = {
     kind: 'todo',
     title: (i) => planTitle(planSteps(i.plan)),
     input: (i) => ({ plan: arr(i.plan) ?? [], ...(nonEmpty(i.explanation) ? { explanation: i.explanation } : {}) }),
+    metadata: (i) => ({ plan: planOf(planSteps(i.plan), nonEmpty(i.explanation)) }),
     output: (i) => out({ text: planText(planSteps(i.plan), nonEmpty(i.explanation)) }),
   },
   // Server request `item/tool/requestUserInput`: the agent asks the user; the client's answer is
@@ -275,6 +294,11 @@ export const ITEMS: Record<string, ItemRule> = {
       return p ? `Generating image: ${lineTitle(p, 60)}` : 'Generating an image';
     },
     input: (i) => (nonEmpty(get(i, 'revisedPrompt')) ? { revisedPrompt: get(i, 'revisedPrompt') } : {}),
+    // The image is a file only once Codex saved it (`savedPath`).
+    metadata: (i, ctx) => {
+      const saved = nonEmpty(get(i, 'savedPath'));
+      return saved ? { files: [fileChange({ path: saved, cwd: ctx.cwd, operation: 'create' })] } : {};
+    },
     output: (i) => {
       const data = nonEmpty(i.result);
       const saved = nonEmpty(get(i, 'savedPath'));
@@ -356,7 +380,8 @@ export type { ItemRule };
 
 /** The part view of an item. `extra` adds adapter-known metadata (approval, parent links). */
 export function itemView(rule: ItemRule, type: string, rawType: string, item: Obj, ctx: ItemCtx, extra?: ToolMetadata): View {
-  const metadata: ToolMetadata = { provider: 'codex', rawType, ...(ctx.cwd ? { cwd: ctx.cwd } : {}), ...rule.metadata?.(item, ctx), ...extra };
+  const command = rule.command?.(item, ctx);
+  const metadata: ToolMetadata = { provider: 'codex', rawType, ...(ctx.cwd ? { cwd: ctx.cwd } : {}), ...(command ? { command } : {}), ...rule.metadata?.(item, ctx), ...extra };
   const title = rule.title(item, ctx).trim();
   const name = rule.name?.(item) ?? type;
   return {
@@ -369,11 +394,9 @@ export function itemView(rule: ItemRule, type: string, rawType: string, item: Ob
 }
 
 export interface OutcomeHints {
-  /** The user's approval decision, when one was asked for. */
-  approval?: { status?: unknown; decision?: unknown };
+  /** The user said no to the call's approval: `cancelled` when the answer also stopped the turn. */
+  refused?: 'declined' | 'cancelled';
 }
-
-const denied = (hints: OutcomeHints): boolean => hints.approval?.status === 'declined' || hints.approval?.status === 'cancelled';
 
 /** The terminal outcome of a completed item. */
 export function itemOutcome(rule: ItemRule, item: Obj, ctx: ItemCtx, title: string, hints: OutcomeHints = {}): Outcome {
@@ -383,10 +406,14 @@ export function itemOutcome(rule: ItemRule, item: Obj, ctx: ItemCtx, title: stri
   const elapsedMs = durationMsOf(item);
   const meta: ToolMetadata = {};
   const exitCode = rule.exitCode ? int(get(item, 'exitCode')) : undefined;
-  if (exitCode !== undefined) meta.exitCode = exitCode;
+  if (exitCode !== undefined) {
+    meta.exitCode = exitCode;
+    const command = rule.command?.(item, ctx);
+    if (command) meta.command = { ...command, exitCode };
+  }
   const base = { ...(elapsedMs !== undefined ? { elapsedMs } : {}), metadata: meta };
-  if (status === 'declined' || (status === 'failed' && denied(hints))) {
-    const cancelled = hints.approval?.status === 'cancelled';
+  if (status === 'declined' || (status === 'failed' && hints.refused)) {
+    const cancelled = hints.refused === 'cancelled';
     return { ok: false, error: FAILURES.denied(title, cancelled), ...base };
   }
   if (status === 'interrupted' || status === 'inProgress' || status === 'incomplete') {

@@ -2,7 +2,7 @@
 // `custom_tool_call`, `local_shell_call`). MCP tools are named `mcp__<server>__<tool>` (or carry
 // `namespace: "mcp__<server>"`). Each rule says the kind, title and input of a call, and how to read
 // its output.
-import type { ToolKind, ToolMetadata } from '../../contract/index.js';
+import type { CommandRun, ToolKind, ToolMetadata } from '../../contract/index.js';
 import { kindFromName } from '../shared/kinds.js';
 import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import { splitMcpName } from '../shared/mcp-names.js';
@@ -16,7 +16,9 @@ import { planSteps, planText, planTitle } from './plans.js';
 import { commandLine, scriptOf } from '../shared/shell.js';
 import type { Outcome, View } from './tracker.js';
 import { ownKeysOnly } from '../shared/table.js';
+import { resolvedPath } from '../../substance/index.js';
 import { exitCodeOf, exitMessage, failure, FAILURES } from './errors.js';
+import { commandRun, commandSearch, patchFiles, planOf } from './substance.js';
 
 export interface CallCtx {
   cwd?: string;
@@ -30,7 +32,11 @@ interface CallRule {
   title: (args: Obj, ctx: CallCtx) => string;
   /** Input as recorded; defaults to the arguments. */
   input?: (args: Obj, ctx: CallCtx) => unknown;
-  metadata?: (args: Obj) => ToolMetadata;
+  metadata?: (args: Obj, ctx: CallCtx) => ToolMetadata;
+  /** `metadata.command` of a shell call; the outcome adds the exit code. */
+  command?: (args: Obj, ctx: CallCtx) => CommandRun | undefined;
+  /** Why the call's input cannot be read (a malformed patch): reported once, when the call starts. */
+  problem?: (args: Obj, ctx: CallCtx) => string | undefined;
   result: ResultStyle;
   /** Extra metadata learned from a successful output (e.g. a spawned agent's thread id). */
   fromOutput?: (out: CallOutput) => ToolMetadata | undefined;
@@ -58,7 +64,21 @@ function shellPatch(command: unknown): string | undefined {
   return patch;
 }
 
+/** `metadata.files` of a patch; none for a malformed one (Codex applied none of it). */
+function filesMeta(patch: string, cwd: string | undefined): ToolMetadata {
+  const { files } = patchFiles(patch, cwd);
+  return files.length ? { files } : {};
+}
+
+/** A patch's problem as a diagnostic message. */
+function patchProblem(patch: string, cwd: string | undefined): string | undefined {
+  const p = patchFiles(patch, cwd).problem;
+  return p && `apply_patch input is malformed at line ${p.line} of the patch (${p.message}); Codex applies no part of such a patch, so the call has no metadata.files`;
+}
+
 function shellRule(commandKey: string, cwdKey: string): CallRule {
+  // A patch runs in the call's workdir, else the session's cwd.
+  const cwdOf = (a: Obj, ctx: CallCtx) => (typeof a[cwdKey] === 'string' && a[cwdKey] !== '' ? (a[cwdKey] as string) : ctx.cwd);
   return {
     kind: (a) => {
       const patch = shellPatch(a[commandKey]);
@@ -70,6 +90,17 @@ function shellRule(commandKey: string, cwdKey: string): CallRule {
       return commandItemTitle(a[commandKey], ctx.cwd ?? (typeof a[cwdKey] === 'string' ? (a[cwdKey] as string) : undefined));
     },
     input: (a) => commandInput(a, commandKey, cwdKey),
+    command: (a, ctx) => (shellPatch(a[commandKey]) ? undefined : commandRun(a[commandKey], cwdOf(a, ctx))),
+    metadata: (a, ctx) => {
+      const patch = shellPatch(a[commandKey]);
+      if (patch) return filesMeta(patch, cwdOf(a, ctx));
+      const search = commandSearch(a[commandKey], cwdOf(a, ctx));
+      return search ? { search } : {};
+    },
+    problem: (a, ctx) => {
+      const patch = shellPatch(a[commandKey]);
+      return patch ? patchProblem(patch, cwdOf(a, ctx)) : undefined;
+    },
     result: 'command',
   };
 }
@@ -78,6 +109,8 @@ const patchRule: CallRule = {
   kind: (a) => changeToolKind(parsePatch(text(a.input) ?? '', false)),
   title: (a, ctx) => changesTitle(parsePatch(text(a.input) ?? '', false), ctx.cwd),
   input: (a) => ({ patch: text(a.input) ?? '', changes: changesInput(parsePatch(text(a.input) ?? '', false)) }),
+  metadata: (a, ctx) => filesMeta(text(a.input) ?? '', ctx.cwd),
+  problem: (a, ctx) => patchProblem(text(a.input) ?? '', ctx.cwd),
   result: 'patch',
 };
 
@@ -117,6 +150,7 @@ export const CALLS: Record<string, CallRule> = {
   update_plan: {
     kind: 'todo',
     title: (a) => planTitle(planSteps(a.plan)),
+    metadata: (a) => ({ plan: planOf(planSteps(a.plan), nonEmpty(a.explanation)) }),
     result: 'plain',
   },
   view_image: {
@@ -140,6 +174,12 @@ export const CALLS: Record<string, CallRule> = {
       const p = dp(a.path, ctx);
       const q = nonEmpty(a.pattern);
       return q ? `Searching for "${q}"${p ? ` in ${p}` : ''}` : 'Searching files';
+    },
+    metadata: (a, ctx) => {
+      const pattern = nonEmpty(a.pattern);
+      const path = nonEmpty(a.path);
+      const search = { ...(pattern ? { pattern } : {}), ...(path ? { path: resolvedPath(path, ctx.cwd) } : {}) };
+      return Object.keys(search).length ? { search } : {};
     },
     result: 'plain',
   },
@@ -165,6 +205,7 @@ export const CALLS: Record<string, CallRule> = {
   tool_search: {
     kind: 'file_read',
     title: (a) => (nonEmpty(a.query) ? `Searching tools for "${String(a.query)}"` : 'Searching tools'),
+    metadata: (a) => (nonEmpty(a.query) ? { search: { query: nonEmpty(a.query)! } } : {}),
     result: 'plain',
   },
 };
@@ -228,7 +269,8 @@ export function callArgs(raw: unknown, custom: boolean): Obj {
 
 export function callView(ref: CallRef, args: Obj, ctx: CallCtx, rawType: string): View {
   const { rule } = ref;
-  const metadata: ToolMetadata = { provider: 'codex', rawType, ...(ctx.cwd ? { cwd: ctx.cwd } : {}), ...rule.metadata?.(args) };
+  const command = rule.command?.(args, ctx);
+  const metadata: ToolMetadata = { provider: 'codex', rawType, ...(ctx.cwd ? { cwd: ctx.cwd } : {}), ...(command ? { command } : {}), ...rule.metadata?.(args, ctx) };
   return {
     name: ref.name,
     kind: typeof rule.kind === 'function' ? rule.kind(args, ctx) : rule.kind,
@@ -242,7 +284,11 @@ export function callView(ref: CallRef, args: Obj, ctx: CallCtx, rawType: string)
 /** The outcome of a call from its output, by the rule's result style. */
 export function callOutcome(ref: CallRef, args: Obj, out: CallOutput, ctx: CallCtx): Outcome {
   const meta: ToolMetadata = {};
-  if (out.exitCode !== undefined) meta.exitCode = out.exitCode;
+  if (out.exitCode !== undefined) {
+    meta.exitCode = out.exitCode;
+    const command = ref.rule.command?.(args, ctx);
+    if (command) meta.command = { ...command, exitCode: out.exitCode };
+  }
   if (out.truncated.length) meta.truncated = out.truncated;
   if (out.processSession !== undefined) meta.processSession = out.processSession;
   const elapsed = out.elapsedMs !== undefined ? { elapsedMs: out.elapsedMs } : {};

@@ -1,7 +1,7 @@
 // The lifecycle bookkeeping shared by the three Codex input forms: it turns "here is what the item
 // looks like now" into exactly one tool.started, tool.updated for what changed, and exactly one
 // terminal event per part. Terminal parts keep only their key, so memory stays small.
-import type { ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
+import type { ToolApproval, ToolError, ToolKind, ToolMetadata } from '../../contract/index.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
 import { BoundedSet } from '../../collections/bounded.js';
@@ -163,6 +163,21 @@ export class PartTracker {
     if (state === 'evicted') this.reportLate(w, 'metadata');
     if (state !== 'done') return state === 'evicted';
     this.out.emit('tool.updated', { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos }, { metadata });
+    return true;
+  }
+
+  /**
+   * An approval asked for (the part must be open: an ended call waits for nothing) or answered
+   * (open or ended: a denial may be reported with, or after, the failure). False when there is no
+   * such part to carry it.
+   */
+  approval(w: Where, type: 'tool.approval.requested' | 'tool.approval.resolved', approval: ToolApproval): boolean {
+    const cur = this.live(w.sessionId, w.partId);
+    const state = cur ? 'open' : this.state(w.sessionId, w.partId);
+    if (state === 'evicted') this.reportLate(w, 'an approval');
+    if (state !== 'open' && (state !== 'done' || type === 'tool.approval.requested')) return state === 'evicted';
+    if (cur) cur.meta.approval = approval;
+    this.out.emit(type, { sessionId: w.sessionId, partId: w.partId, at: w.at, pos: w.pos }, { approval });
     return true;
   }
 

@@ -5,7 +5,7 @@
 // kept in the session of the thread they ran in and linked to the call that spawned that thread
 // (`metadata.parentId`, `metadata.parentThreadId`); the spawning call gets `childSessionId`. When a
 // child's calls arrive before the link is known, they are linked by `tool.updated` once it is.
-import type { ToolMetadata } from '../../../contract/index.js';
+import type { ApprovalOption, ToolApproval, ToolMetadata } from '../../../contract/index.js';
 import { lineTitle } from '../../shared/command-title.js';
 import type { InputPosition } from '../../types.js';
 import { SPAWNING_TOOLS, receiversOf } from '../subagents.js';
@@ -35,7 +35,11 @@ interface ServerRequest {
   fromRequest: boolean;
 }
 
-type Approval = Record<string, unknown>;
+/** An approval the server asked for: the typed record as last sent, and how the user said no. */
+interface Asked {
+  approval: ToolApproval;
+  refused?: 'declined' | 'cancelled';
+}
 
 const ITEM_METHODS: Record<string, Phase> = { 'item/started': 'started', 'item/updated': 'updated', 'item/completed': 'completed' };
 ownKeysOnly(ITEM_METHODS);
@@ -50,10 +54,18 @@ const APPROVALS: Record<string, string> = {
 ownKeysOnly(APPROVALS);
 const SERVER_REQUESTS = new Set([...Object.keys(APPROVALS), 'item/tool/requestUserInput', 'item/tool/call', 'mcpServer/elicitation/request', 'account/chatgptAuthTokens/refresh', 'attestation/generate']);
 
-/** accept/acceptForSession/approved… → approved; decline/denied → declined; cancel/abort → cancelled. */
-function decisionStatus(decision: unknown): string {
-  const d = typeof decision === 'string' ? decision : Object.keys(obj(decision) ?? {})[0] ?? '';
-  const c = camel(d);
+/** A decision's name: the string, or the key of `{acceptWithExecpolicyAmendment: {…}}`. */
+const decisionName = (decision: unknown): string => (typeof decision === 'string' ? decision : Object.keys(obj(decision) ?? {})[0] ?? '');
+
+/** The fields of an approval request kept as its `detail`, besides the request's id and method. */
+const REQUEST_DETAIL = ['kind', 'approvalId', 'grantRoot', 'networkApprovalContext', 'proposedExecpolicyAmendment'];
+
+/**
+ * How the user answered: accept/acceptForSession/approved… → approved; decline/denied → declined;
+ * cancel/abort (no, and stop the turn) → cancelled. Both refusals are a denied approval.
+ */
+function decisionStatus(decision: unknown): 'approved' | 'declined' | 'cancelled' | 'unknown' {
+  const c = camel(decisionName(decision));
   if (c === 'decline' || c === 'denied' || c === 'deny' || c === 'reject') return 'declined';
   if (c === 'cancel' || c === 'abort') return 'cancelled';
   if (c.startsWith('accept') || c.startsWith('approved') || c.startsWith('apply') || c === 'allow') return 'approved';
@@ -69,7 +81,7 @@ export class AppServerForm {
   private lastThread: string | undefined;
   private startCwd: string | undefined;
   private readonly requests = new BoundedMap<string, ServerRequest>(MAX_OPEN_CALLS);
-  private readonly approvals = new BoundedMap<string, Approval>(MAX_OPEN_CALLS);
+  private readonly approvals = new BoundedMap<string, Asked>(MAX_OPEN_CALLS);
   /** The last `turn/plan/updated` of each turn, to complete its part when the turn ends. */
   private readonly plans = new BoundedMap<string, Obj>(MAX_OPEN_CALLS);
 
@@ -178,9 +190,10 @@ export class AppServerForm {
   }
 
   private observe(sessionId: string, partId: string, item: Obj, phase: Phase, at: number | undefined, pos: InputPosition): void {
-    const approval = this.approvals.get(this.keyOf(sessionId, partId));
-    const extra: ToolMetadata = { ...this.parentMeta(sessionId), ...(approval ? { approval } : {}) };
+    const asked = this.approvals.get(this.keyOf(sessionId, partId));
+    const extra: ToolMetadata = this.parentMeta(sessionId);
     const before = this.c.tracker.state(sessionId, partId);
+    if (phase === 'completed' && before === 'open' && asked?.approval.state === 'pending') this.answerFromItem(sessionId, partId, asked, item, at, pos);
     const shown = observeItem(this.c, {
       sessionId,
       group: sessionId,
@@ -191,7 +204,7 @@ export class AppServerForm {
       pos,
       ctx: this.ctxOf(sessionId),
       extra,
-      ...(approval ? { hints: { approval } } : {}),
+      ...(asked?.refused ? { hints: { refused: asked.refused } } : {}),
     });
     if (!shown) return;
     const t = this.threads.get(sessionId);
@@ -294,11 +307,13 @@ export class AppServerForm {
     if (!open.length) return;
     const error = nonEmpty(obj(turn.error)?.message);
     for (const p of open) {
-      const approval = this.approvals.get(this.keyOf(p.sessionId, p.partId));
+      const asked = this.approvals.get(this.keyOf(p.sessionId, p.partId));
       const title = this.c.tracker.titleOf(p.sessionId, p.partId) ?? 'Tool call';
       const where = { ...p, at: when, pos };
-      if (approval?.status === 'declined' || approval?.status === 'cancelled') {
-        finishItem(this.c, where, { ok: false, error: FAILURES.denied(title, approval.status === 'cancelled') });
+      // Still unanswered when its turn ended: nobody will answer it now.
+      if (asked?.approval.state === 'pending') this.answer(where, asked, { state: 'expired', source: 'user' });
+      if (asked?.refused) {
+        finishItem(this.c, where, { ok: false, error: FAILURES.denied(title, asked.refused === 'cancelled') });
       } else if (status === 'interrupted') {
         finishItem(this.c, where, { ok: false, error: FAILURES.turnInterrupted(title) });
       } else if (status === 'failed') {
@@ -326,12 +341,9 @@ export class AppServerForm {
     if (method in APPROVALS) {
       this.requests.set(requestId, { method, sessionId, ...(partId ? { partId } : {}), fromRequest: false });
       if (!partId) return;
-      const approval: Approval = { requestId: msg.id, method, status: 'pending' };
-      for (const k of ['kind', 'reason', 'approvalId', 'availableDecisions', 'grantRoot', 'networkApprovalContext', 'proposedExecpolicyAmendment']) {
-        const v = get(p, k);
-        if (v !== undefined) approval[k] = v;
-      }
-      this.approvals.set(this.keyOf(sessionId, partId), approval);
+      const approval = requestedApproval(msg.id, method, p, at);
+      const asked: Asked = { approval };
+      this.approvals.set(this.keyOf(sessionId, partId), asked);
       const state = this.c.tracker.state(sessionId, partId);
       const type = APPROVALS[method];
       if (state === 'none' && type) {
@@ -341,8 +353,9 @@ export class AppServerForm {
           : { type, id: partId, changes: get(p, 'fileChanges') ?? p.changes ?? [], status: 'inProgress' };
         this.observe(sessionId, partId, pseudo, 'started', at, pos);
         this.requests.get(requestId)!.fromRequest = true;
-      } else if (state !== 'none') {
-        this.c.tracker.annotate({ sessionId, partId, at, pos }, { approval });
+      }
+      if (!this.c.tracker.approval({ sessionId, partId, at, pos }, 'tool.approval.requested', approval) && this.c.tracker.state(sessionId, partId) === 'done') {
+        this.c.out.diagnostic('late_event', `${method} for ${partId}, which already ended; ignored`, pos, { partId });
       }
       return;
     }
@@ -373,16 +386,22 @@ export class AppServerForm {
     const where = { sessionId, partId, at, pos };
     if (req!.method in APPROVALS) {
       const key = this.keyOf(sessionId, partId);
-      const approval: Approval = { ...(this.approvals.get(key) ?? { requestId: msg.id, method: req!.method }) };
-      if (result) {
-        approval.decision = result.decision;
-        approval.status = decisionStatus(result.decision);
-      } else {
-        approval.status = 'error';
-        approval.error = nonEmpty(obj(msg.error)?.message) ?? 'error';
+      let asked = this.approvals.get(key);
+      if (!asked) this.approvals.set(key, (asked = { approval: { state: 'pending', source: 'user', detail: { requestId: msg.id, method: req!.method } } }));
+      if (!result) {
+        // The client answered with a JSON-RPC error: no decision was made.
+        const why = nonEmpty(obj(msg.error)?.message) ?? 'error';
+        this.answer(where, asked, { state: 'expired', source: 'user', detail: { error: why } });
+        return;
       }
-      this.approvals.set(key, approval);
-      this.c.tracker.annotate(where, { approval });
+      const status = decisionStatus(result.decision);
+      if (status === 'unknown') {
+        this.c.out.diagnostic('unknown_decision', `approval decision ${JSON.stringify(result.decision)} for ${partId} is not known; the approval stays pending`, pos, { partId });
+        return;
+      }
+      if (status !== 'approved') asked.refused = status;
+      const name = decisionName(result.decision);
+      this.answer(where, asked, { state: status === 'approved' ? 'approved' : 'denied', source: 'user', ...(name ? { optionId: name } : {}), detail: { decision: result.decision } });
       return;
     }
     if (req!.method === 'item/tool/requestUserInput') {
@@ -409,15 +428,52 @@ export class AppServerForm {
     return false;
   }
 
-  private resolved(requestId: unknown, at: number | undefined, pos: InputPosition): void {
-    const req = this.requests.get(String(requestId));
-    if (!req?.partId) return;
+  /**
+   * `serverRequest/resolved`: the server no longer waits for the answer. The answer itself is the
+   * client's response (or, when the recording lacks it, the item's final status): nothing to apply.
+   */
+  private resolved(requestId: unknown, _at: number | undefined, _pos: InputPosition): void {
     this.requests.delete(String(requestId));
-    const key = this.keyOf(req.sessionId, req.partId);
-    const approval = this.approvals.get(key);
-    if (!approval) return;
-    const next = { ...approval, resolved: true };
-    this.approvals.set(key, next);
-    this.c.tracker.annotate({ sessionId: req.sessionId, partId: req.partId, at, pos }, { approval: next });
   }
+
+  /** Sends the answer of an approval (tool.approval.resolved) and keeps it as the approval's state. */
+  private answer(where: { sessionId: string; partId: string; at: number | undefined; pos?: InputPosition }, asked: Asked, approval: ToolApproval): void {
+    const next: ToolApproval = where.at !== undefined ? { ...approval, at: where.at } : approval;
+    asked.approval = next;
+    this.c.tracker.approval(where, 'tool.approval.resolved', next);
+  }
+
+  /**
+   * An item ended while its approval had no recorded answer (a recording of the server side only):
+   * the item's status says what the answer was. Declined: denied. It ran: approved. It never got
+   * to run (interrupted): the approval expired. `detail.itemStatus` says the answer was read so.
+   */
+  private answerFromItem(sessionId: string, partId: string, asked: Asked, item: Obj, at: number | undefined, pos: InputPosition): void {
+    const status = camel(text(item.status) ?? 'completed');
+    const where = { sessionId, partId, at, pos };
+    if (status === 'declined') {
+      asked.refused = 'declined';
+      this.answer(where, asked, { state: 'denied', source: 'user', detail: { itemStatus: status } });
+    } else if (status === 'interrupted' || status === 'inProgress') {
+      this.answer(where, asked, { state: 'expired', source: 'user', detail: { itemStatus: status } });
+    } else {
+      this.answer(where, asked, { state: 'approved', source: 'user', detail: { itemStatus: status } });
+    }
+  }
+}
+
+/** The pending approval of a server request: its reason, the answers it offers, the rest as detail. */
+function requestedApproval(requestId: unknown, method: string, p: Obj, at: number | undefined): ToolApproval {
+  const detail: Record<string, unknown> = { requestId, method };
+  for (const k of REQUEST_DETAIL) {
+    const v = get(p, k);
+    if (v !== undefined) detail[k] = v;
+  }
+  const approval: ToolApproval = { state: 'pending', source: 'user', detail };
+  const reason = nonEmpty(p.reason);
+  if (reason) approval.reason = reason;
+  if (at !== undefined) approval.at = at;
+  const options = (arr(get(p, 'availableDecisions')) ?? []).map(decisionName).filter((id) => id !== '').map((id): ApprovalOption => ({ id }));
+  if (options.length) approval.options = options;
+  return approval;
 }

@@ -113,6 +113,8 @@ export class RolloutForm {
     const session = this.session();
     if (this.c.tracker.show({ sessionId: session, partId: callId, at, pos }, session, callView(ref, args, this.ctx(), rawType))) {
       this.calls.set(callId, { ref, args });
+      const problem = ref.rule.problem?.(args, this.ctx());
+      if (problem) this.c.out.diagnostic('malformed_patch', problem, pos, { partId: callId });
     } else {
       // The call already ended in another record of the same session (e.g. the app-server trace of
       // this thread, read before its rollout): its output here is the same result.

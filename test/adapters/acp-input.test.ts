@@ -71,12 +71,17 @@ describe('fixtures/acp: every profile decodes whole', () => {
     }
   });
 
-  it.each(['permission-denied-v1', 'permission-denied-v2'])('%s: the rejected edit is denied, with the exchange in metadata.approval; the plan is a todo part', (c) => {
-    const parts = byId(read(fixture(c)).parts);
+  it.each(['permission-denied-v1', 'permission-denied-v2'])('%s: the rejected edit is denied, with the exchange as tool.approval events and a typed metadata.approval; the plan is a todo part', (c) => {
+    const r = read(fixture(c));
+    const parts = byId(r.parts);
     const edit = parts.get('toolu_edit1')!;
     expect(edit.kind).toBe('file_edit');
     expect(errorCode(edit)).toBe('denied');
-    expect(edit.metadata?.approval).toMatchObject({ requested: true, decision: 'rejected', optionId: 'reject' });
+    // The request's options as offered, the answer's option, the state the answer gives.
+    expect(edit.metadata?.approval).toMatchObject({ state: 'denied', source: 'user', optionId: 'reject' });
+    expect(edit.metadata?.approval?.options?.map((o) => [o.id, o.kind])).toEqual([['allow', 'allow_once'], ['allow_always', 'allow_always'], ['reject', 'reject_once']]);
+    const approvals = r.events.filter((e) => e.partId === 'toolu_edit1' && e.type.startsWith('tool.approval.')).map((e) => [e.type, (e as { approval: { state: string } }).approval.state]);
+    expect(approvals).toEqual([['tool.approval.requested', 'pending'], ['tool.approval.resolved', 'denied']]);
     const plan = [...parts.values()].find((p) => p.kind === 'todo')!;
     expect(plan.state).toBe('complete');
     expect(plan.state === 'complete' && plan.output).toEqual({ text: '[~] Editing\n[ ] Run the tests' });
@@ -218,6 +223,34 @@ describe('v1 client extensions and the rules around them', () => {
     expect(errorCode(read(lines(allowed)).parts[0])).toBe('tool_error');
     // Refused and never reported on again: it still ends, denied.
     expect(errorCode(read(lines(frames.slice(0, -1))).parts[0])).toBe('denied');
+  });
+
+  it('approvals, both versions: pending while unanswered, approved for allow_*, expired when cancelled, denied (with a diagnostic) for an option never offered', () => {
+    const request = (v: number) => (v === 1
+      ? { jsonrpc: '2.0', id: 3, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 'e1' }, options: [{ optionId: 'no', name: 'No', kind: 'reject_once' }, { optionId: 'yes', name: 'Yes', kind: 'allow_always' }] } }
+      : { jsonrpc: '2.0', id: 3, method: 'session/request_permission', params: { sessionId: 's', title: 'Allow Edit a?', description: 'writes outside the project', subject: { type: 'tool_call', toolCall: { toolCallId: 'e1' } }, options: [{ optionId: 'no', name: 'No', kind: 'reject_once' }, { optionId: 'yes', name: 'Yes', kind: 'allow_always' }] } });
+    const start = (v: number) => up('s', { sessionUpdate: v === 1 ? 'tool_call' : 'tool_call_update', toolCallId: 'e1', title: 'Edit a', kind: 'edit', status: 'pending' });
+    const answer = (outcome: Obj) => ({ jsonrpc: '2.0', id: 3, result: { outcome } });
+    const done = up('s', { sessionUpdate: 'tool_call_update', toolCallId: 'e1', status: 'completed' });
+    for (const v of [1, 2]) {
+      const run = (...rest: Obj[]) => read(lines([...init(v), start(v), request(v), ...rest]));
+      const pending = run();
+      expect(pending.parts[0]!.metadata?.approval, `v${v}`).toEqual({
+        state: 'pending', source: 'user', options: [{ id: 'no', name: 'No', kind: 'reject_once' }, { id: 'yes', name: 'Yes', kind: 'allow_always' }],
+        ...(v === 2 ? { reason: 'writes outside the project', detail: { title: 'Allow Edit a?' } } : {}),
+      });
+      expect(pending.parts[0]!.state).toBe('started');
+      const approved = run(answer({ outcome: 'selected', optionId: 'yes' }), done);
+      expect([approved.parts[0]!.state, approved.parts[0]!.metadata?.approval?.state, approved.parts[0]!.metadata?.approval?.optionId]).toEqual(['complete', 'approved', 'yes']);
+      // The resolved approval keeps what the request offered.
+      expect(approved.parts[0]!.metadata?.approval?.options).toHaveLength(2);
+      const expired = run(answer({ outcome: 'cancelled' }));
+      expect([expired.parts[0]!.metadata?.approval?.state, expired.parts[0]!.state]).toEqual(['expired', 'started']);
+      const unoffered = run(answer({ outcome: 'selected', optionId: 'maybe' }));
+      expect([unoffered.parts[0]!.metadata?.approval?.state, errorCode(unoffered.parts[0])]).toEqual(['denied', 'denied']);
+      expect(unoffered.diagnostics.map((d) => d.code)).toEqual(['unclear_permission_answer']);
+      expect(approved.diagnostics).toEqual([]);
+    }
   });
 
   it('one call under two session ids is one part when the agent links the sessions; unlinked sessions stay apart (control)', () => {

@@ -1,7 +1,7 @@
 // `--from acp`: ACP session/update traffic (JSON-RPC lines or bare params) as a fourth input
 // provider. Each frame is merged like a client would, and the change in the decoded part becomes
 // ToolEvents, so ACP input goes through the same reducer as every other provider.
-import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolMetadata } from '../../contract/index.js';
+import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolApproval, type ToolMetadata } from '../../contract/index.js';
 import type { AdapterDefinition, InputPosition } from '../types.js';
 import { EventEmitterFor, parseObjectLine } from '../shared/emit.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
@@ -21,6 +21,41 @@ const PERMISSIONS_KEPT = 10_000;
 const UNKNOWN_KINDS = 100;
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** ACP permission option kinds that refuse (`reject_once`, `reject_always`). */
+const isReject = (kind: unknown) => typeof kind === 'string' && kind.startsWith('reject');
+
+/** A permission request as a pending approval: the options offered, v2's title and description. */
+function requestedApproval(params: Obj, options: Obj[]): ToolApproval {
+  const offered = options.flatMap((o) => {
+    const id = nonEmpty(o.optionId);
+    if (!id) return [];
+    return [{ id, ...(typeof o.name === 'string' ? { name: o.name } : {}), ...(typeof o.kind === 'string' ? { kind: o.kind } : {}) }];
+  });
+  const reason = nonEmpty(params.description);
+  const title = nonEmpty(params.title);
+  return { state: 'pending', source: 'user', ...(reason ? { reason } : {}), ...(offered.length ? { options: offered } : {}), ...(title ? { detail: { title } } : {}) };
+}
+
+/**
+ * The client's answer: an `allow_*` option approves, a `reject_*` one denies, `cancelled` (the
+ * turn was cancelled, or the prompt dismissed) leaves it unanswered. ACP says an option that was
+ * not offered, an outcome it does not define, or an error answer is no approval: denied, with the
+ * reason in `problem`.
+ */
+function answerOf(m: Obj, options: Obj[]): { approval: ToolApproval; problem?: string } {
+  const outcome = obj(obj(m.result)?.outcome);
+  if (outcome?.outcome === 'cancelled') return { approval: { state: 'expired', source: 'user' } };
+  const optionId = nonEmpty(outcome?.optionId);
+  const withId = optionId ? { optionId } : {};
+  if (outcome?.outcome !== 'selected') {
+    const problem = 'error' in m ? 'is a JSON-RPC error' : `has outcome ${JSON.stringify(outcome?.outcome ?? null)}, which ACP does not define`;
+    return { approval: { state: 'denied', source: 'user', ...withId, detail: { outcome: outcome ?? obj(m.error) ?? null } }, problem };
+  }
+  const chosen = options.find((o) => o.optionId === optionId);
+  if (!chosen) return { approval: { state: 'denied', source: 'user', ...withId }, problem: `names option ${JSON.stringify(outcome.optionId ?? null)}, which the request did not offer` };
+  return { approval: { state: isReject(chosen.kind) ? 'denied' : 'approved', source: 'user', ...withId } };
+}
 
 export const acpAdapter: AdapterDefinition = {
   id: 'acp',
@@ -102,12 +137,13 @@ export const acpAdapter: AdapterDefinition = {
       return own;
     };
 
-    /** What the adapter adds to a decoded part: the approval exchange, the child session's parent. */
+    /** What the adapter adds to a decoded part: the child session's parent, an AIR task's state. */
     const decorate = (merged: MergedCall, part: NormalizedToolPart, prevPart: NormalizedToolPart | undefined, extraMeta?: ToolMetadata): NormalizedToolPart => {
       let metadata: ToolMetadata | undefined = part.metadata;
       const add = (m: ToolMetadata) => { metadata = { ...(metadata ?? {}), ...m }; };
       if (extraMeta) add(extraMeta);
-      else if (prevPart?.metadata?.approval && !metadata?.approval) add({ approval: prevPart.metadata.approval });
+      // Set by an earlier frame of another kind (a task update): the call's own frames do not say it again.
+      if (prevPart?.metadata?.task && !metadata?.task) add({ task: prevPart.metadata.task });
       const link = children.get(merged.sessionId);
       if (link?.callId && !metadata?.parentId && link.callId !== merged.toolCallId) add({ parentId: link.callId });
       if (prevPart?.metadata?.childSessionId && !metadata?.childSessionId) add({ childSessionId: prevPart.metadata.childSessionId });
@@ -356,23 +392,24 @@ export const acpAdapter: AdapterDefinition = {
             return;
           }
           const options = (Array.isArray(params.options) ? params.options : []).map((o) => obj(o) ?? {});
-          const approval = { requested: true, ...(typeof params.title === 'string' ? { title: params.title } : {}), options: options.map((o) => ({ optionId: o.optionId, kind: o.kind, name: o.name })) };
-          applyUpdate(params.sessionId, { ...toolCall, sessionUpdate: 'tool_call_update' }, pos, { approval });
-          if (m.id !== undefined) permissions.set(m.id as string | number, { key: resolveKey(params.sessionId, toolCall.toolCallId), options });
+          applyUpdate(params.sessionId, { ...toolCall, sessionUpdate: 'tool_call_update' }, pos);
+          const key = resolveKey(params.sessionId, toolCall.toolCallId);
+          const call = calls.get(key);
+          if (!call) return;
+          out.emit('tool.approval.requested', { sessionId: call.merged.sessionId, partId: call.part.id, at: clock(), pos }, { approval: requestedApproval(params, options) });
+          if (m.id !== undefined) permissions.set(m.id as string | number, { key, options });
           return;
         }
-        if ('result' in m && m.id !== undefined && permissions.has(m.id as string | number)) {
+        if (('result' in m || 'error' in m) && m.id !== undefined && permissions.has(m.id as string | number)) {
           const req = permissions.get(m.id as string | number)!;
           permissions.delete(m.id as string | number);
-          const outcome = obj(obj(m.result)?.outcome);
-          const chosen = req.options.find((o) => o.optionId === outcome?.optionId);
           const call = calls.get(req.key);
           if (!call) return;
-          const decision = outcome?.outcome === 'cancelled' ? 'cancelled' : typeof chosen?.kind === 'string' && chosen.kind.startsWith('reject') ? 'rejected' : 'allowed';
-          const approval = { ...(obj(call.part.metadata?.approval) ?? {}), decision, optionId: outcome?.optionId };
+          const answer = answerOf(m, req.options);
+          if (answer.problem) out.diagnostic('unclear_permission_answer', `line ${pos.line}: the answer to the permission request for ${call.part.id} ${answer.problem}; ACP says such an answer is no approval, so it is read as denied`, pos, { partId: call.part.id });
+          out.emit('tool.approval.resolved', { sessionId: call.merged.sessionId, partId: call.part.id, at: clock(), pos }, { approval: answer.approval });
           // A refused call fails as `denied`, whatever text the agent reports its failure with.
-          const merged = decision === 'rejected' ? { ...call.merged, denied: true as const } : call.merged;
-          commit(req.key, call, merged, pos, { approval });
+          if (answer.approval.state === 'denied') commit(req.key, call, { ...call.merged, denied: true as const }, pos);
           return;
         }
         // Other ACP traffic (prompts, responses) carries no tool calls; anything else

@@ -9,6 +9,12 @@ import { reduce } from '../../src/events/reducer.js';
 import { emptySessionState } from '../../src/events/state.js';
 import { officialAcpErrors } from '../helpers/acp-schema.js';
 import { part } from '../helpers/arbitraries.js';
+import { encodePartsV2 } from '../../src/acp/encoder-v2.js';
+import { adapterById } from '../../src/adapters/registry.js';
+import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { splitLines } from '../../src/pipeline/collect.js';
+import { CORPUS_PROVIDERS, nameOf, readCorpus } from '../helpers/corpus-suite.js';
+import { corpusAvailable, corpusFiles } from '../helpers/corpus.js';
 
 const wire = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 
@@ -131,5 +137,90 @@ describe("decoding another agent's frames (claude-agent-acp shape)", () => {
     expect(r.diagnostics).toEqual([]);
     check(r.parts);
     expect(acpAdapter.sniff({ lines: [JSON.stringify(CLAUDE_AGENT_ACP[0])] })).toBeGreaterThan(0.5);
+  });
+});
+
+// The round trips of issue 32 on every corpus recording: parts → v1 → parts and parts → v2 →
+// parts, each with and without display terminals, read back both by `--from acp` (the input
+// adapter, events through the reducer) and by the library's `decodeFrames`; then v1 → v2 → v1 and
+// v2 → v1 → v2. Frames come from the streaming pipeline, as `normalize --to acp` prints them.
+const VARIANTS = [
+  { acpVersion: 1, acpTerminal: false },
+  { acpVersion: 1, acpTerminal: true },
+  { acpVersion: 2, acpTerminal: false },
+  { acpVersion: 2, acpTerminal: true },
+] as const;
+const recordings: [string, string][] = corpusAvailable() ? CORPUS_PROVIDERS.flatMap((p) => corpusFiles(p, (f) => /\.(jsonl|json|sse)$/.test(f)).map((rel) => [rel, p] as [string, string])) : [];
+
+function pipelineFrames(provider: string, rel: string, options: { acpVersion: 1 | 2; acpTerminal: boolean }): unknown[] {
+  const frames: unknown[] = [];
+  const name = nameOf(rel);
+  const p = new NormalizePipeline(adapterById(provider)!, { to: 'acp', ...options }, { output: (r) => frames.push(r), diagnostic: () => {} });
+  p.beginFile(name);
+  for (const [i, l] of splitLines(readCorpus(rel)).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: name });
+  p.endFile(name);
+  p.end();
+  return wire(frames);
+}
+
+/** Parts in id order (the pipeline prints frames in event order, the collector by session). */
+const sorted = (ps: readonly NormalizedToolPart[]) => wire([...ps].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+const jsonLines = (frames: readonly unknown[]) => `${frames.map((f) => JSON.stringify(f)).join('\n')}\n`;
+/** Every session's parts encoded again, v1 or v2 (in session order, as decodeFrames lists them). */
+const reencode = (sessions: Map<string, NormalizedToolPart[]>, v: 1 | 2) => wire([...sessions].flatMap(([id, ps]) => (v === 1 ? encodeParts(id, ps) : encodePartsV2(id, ps))));
+
+const totals = { parts: 0, terminalFrames: 0, bashParts: 0 };
+describe.skipIf(!recordings.length)('round trips on every corpus recording', () => {
+  it.each(recordings)('%s: parts → v1 / v2, with and without terminals → parts is exact, by --from acp and by decodeFrames', (rel, provider) => {
+    const parts = sorted(collect(adapterById(provider)!, [{ name: nameOf(rel), text: readCorpus(rel) }]).parts);
+    totals.parts += parts.length;
+    totals.bashParts += parts.filter((p) => p.kind === 'bash').length;
+    for (const v of VARIANTS) {
+      const frames = pipelineFrames(provider, rel, v);
+      totals.terminalFrames += frames.filter((f) => /"terminal_(update|output)"/.test(JSON.stringify(f))).length;
+      const read = collect(acpAdapter, jsonLines(frames));
+      expect(read.diagnostics, JSON.stringify(v)).toEqual([]);
+      expect(sorted(read.parts), JSON.stringify(v)).toEqual(parts);
+      const decoded = decodeFrames(frames);
+      expect(decoded.diagnostics, JSON.stringify(v)).toEqual([]);
+      expect(sorted(decoded.parts), JSON.stringify(v)).toEqual(parts);
+    }
+  });
+
+  it.each(recordings)('%s: v1 → v2 → v1 and v2 → v1 → v2 give the same frames', (rel, provider) => {
+    for (const terminal of [false, true]) {
+      const fromV1 = decodeFrames(pipelineFrames(provider, rel, { acpVersion: 1, acpTerminal: terminal })).sessions;
+      const v1 = reencode(fromV1, 1);
+      expect(reencode(decodeFrames(reencode(fromV1, 2)).sessions, 1)).toEqual(v1);
+      const fromV2 = decodeFrames(pipelineFrames(provider, rel, { acpVersion: 2, acpTerminal: terminal })).sessions;
+      const v2 = reencode(fromV2, 2);
+      expect(reencode(decodeFrames(reencode(fromV2, 1)).sessions, 2)).toEqual(v2);
+    }
+  });
+
+  it('is not vacuous: the recordings hold hundreds of parts, bash calls among them, and the terminal runs send terminal frames', () => {
+    console.log(`[acp round trips] ${recordings.length} recordings, ${totals.parts} parts (${totals.bashParts} bash), ${totals.terminalFrames} terminal frames`);
+    expect(totals.parts).toBeGreaterThan(200);
+    expect(totals.bashParts).toBeGreaterThan(50);
+    expect(totals.terminalFrames).toBeGreaterThan(totals.bashParts);
+  });
+});
+
+describe('v2 terminals come after the call that ends: the end waits for them', () => {
+  const rel = 'codex/public/rollout040-shell-plan-aborted.jsonl';
+  it.skipIf(!recordings.length)('the output is read from the terminal_update that follows the last tool_call_update; without those frames (control) the bash outputs come back short', () => {
+    const parts = sorted(collect(adapterById('codex')!, [{ name: nameOf(rel), text: readCorpus(rel) }]).parts);
+    const frames = pipelineFrames('codex', rel, { acpVersion: 2, acpTerminal: true });
+    const ended = collect(acpAdapter, jsonLines(frames));
+    // The end event itself carries the output: the reducer takes no output after the end.
+    const bash = parts.filter((p) => p.kind === 'bash' && p.state === 'complete');
+    expect(bash.length).toBeGreaterThan(20);
+    for (const p of bash.slice(0, 20)) {
+      const done = ended.events.find((e) => e.partId === p.id && e.type === 'tool.completed') as { output?: unknown } | undefined;
+      expect(done?.output, p.id).toEqual(p.state === 'complete' ? p.output : undefined);
+    }
+    const withoutTerminals = collect(acpAdapter, jsonLines(frames.filter((f) => !JSON.stringify(f).includes('"terminal_update"'))));
+    const short = sorted(withoutTerminals.parts).filter((p, i) => JSON.stringify(p) !== JSON.stringify(parts[i]));
+    expect(short.length).toBeGreaterThanOrEqual(bash.length);
   });
 });

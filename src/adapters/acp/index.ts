@@ -5,10 +5,10 @@ import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolApproval,
 import type { AdapterDefinition, InputPosition } from '../types.js';
 import { EventEmitterFor, parseObjectLine } from '../shared/emit.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
-import { appendContent, isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from '../../acp/decode.js';
+import { appendContent, applyTerminalUpdate, isToolUpdate, mergeFrame, partOf, updateParamsOf, versionOf, type MergedCall } from '../../acp/decode.js';
 import { ms, nonEmpty, obj, type Obj } from '../../fields.js';
 import { timeField } from '../shared/time.js';
-import { applyExit, type TerminalState } from './extensions.js';
+import type { TerminalState } from './extensions.js';
 import { planOf } from './plans.js';
 import { isAcpTraffic, sniffAcp } from './sniff.js';
 
@@ -21,6 +21,14 @@ const PERMISSIONS_KEPT = 10_000;
 const UNKNOWN_KINDS = 100;
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** One call as the adapter knows it: the merged frames, and the part its events describe so far. */
+interface Call {
+  merged: MergedCall;
+  part: NormalizedToolPart;
+  /** Its `_meta.toolnorm` did not describe a valid part: read as another agent's call. */
+  foreign?: true;
+}
 
 /** ACP permission option kinds that refuse (`reject_once`, `reject_always`). */
 const isReject = (kind: unknown) => typeof kind === 'string' && kind.startsWith('reject');
@@ -68,7 +76,7 @@ export const acpAdapter: AdapterDefinition = {
     const clock: () => number | undefined = options.clock ?? (() => undefined);
     /** Keys of calls forgotten while still open: a later frame for one is late, not "before its tool_call". */
     const forgotten = new BoundedSet<string>(ACP_CALLS_KEPT * 10);
-    const calls = new BoundedMap<string, { merged: MergedCall; part: NormalizedToolPart; foreign?: true }>(ACP_CALLS_KEPT, (key, call) => {
+    const calls = new BoundedMap<string, Call>(ACP_CALLS_KEPT, (key, call) => {
       if (call.part.state === 'complete' || call.part.state === 'error') return;
       forgotten.add(key);
       out.diagnostic('evicted_call', `call ${call.part.id} of session ${call.merged.sessionId} was still open when more than ${ACP_CALLS_KEPT} newer calls had come; it is forgotten, its part keeps its last known state, and a frame for it later is reported as late`, undefined, { partId: call.part.id });
@@ -144,18 +152,34 @@ export const acpAdapter: AdapterDefinition = {
       if (extraMeta) add(extraMeta);
       // Set by an earlier frame of another kind (a task update): the call's own frames do not say it again.
       if (prevPart?.metadata?.task && !metadata?.task) add({ task: prevPart.metadata.task });
+      if (prevPart?.metadata?.plan && !metadata?.plan && !Object.keys(merged.toolnorm).length) add({ plan: prevPart.metadata.plan });
       const link = children.get(merged.sessionId);
       if (link?.callId && !metadata?.parentId && link.callId !== merged.toolCallId) add({ parentId: link.callId });
       if (prevPart?.metadata?.childSessionId && !metadata?.childSessionId) add({ childSessionId: prevPart.metadata.childSessionId });
       return metadata === part.metadata ? part : ({ ...part, metadata } as NormalizedToolPart);
     };
 
+    /**
+     * v2 calls whose end is held back: a terminal's text and exit come after the call's last
+     * update (toolnorm's own frames and claude-agent-acp's both send them so), and the end event
+     * must carry them. Held until the terminal exits, or the next frame about anything else.
+     */
+    const held = new Set<string>();
+    const showsTerminal = (m: MergedCall) => Array.isArray(m.fields.content) && (m.fields.content as unknown[]).some((c) => obj(c)?.type === 'terminal');
+    const isEnded = (p: NormalizedToolPart) => p.state === 'complete' || p.state === 'error';
+
     /** Recomputes a known call's part after `merged` changed, and emits the change. */
-    const commit = (key: string, prev: { merged: MergedCall; part: NormalizedToolPart; foreign?: true } | undefined, merged: MergedCall, pos: InputPosition, extraMeta?: ToolMetadata, toolCallId = merged.toolCallId) => {
+    const commit = (key: string, prev: Call | undefined, merged: MergedCall, pos: InputPosition, extraMeta?: ToolMetadata, toolCallId = merged.toolCallId, release = false) => {
+      held.delete(key);
       // `_meta.toolnorm` is only trusted while the part it describes keeps the contract; once it
       // does not, the call is read like any other agent's frames from then on.
       let foreign = prev?.foreign;
       let part = partOf(foreign ? { ...merged, toolnorm: {} } : merged);
+      if (!release && v2() && prev && !isEnded(prev.part) && isEnded(part) && showsTerminal(merged) && !merged.terminal?.exited) {
+        held.add(key);
+        calls.set(key, { ...prev, merged });
+        return;
+      }
       if (!foreign && Object.keys(merged.toolnorm).length) {
         const issues = issuesOfNormalizedToolPart(part);
         if (issues.length) {
@@ -221,12 +245,19 @@ export const acpAdapter: AdapterDefinition = {
       commit(key, prev, { ...prev.merged, terminal: change(prev.merged.terminal ?? { data: '' }) }, pos);
     };
 
-    const decode64 = (s: unknown) => (typeof s === 'string' ? Buffer.from(s, 'base64').toString('utf8') : '');
-
     const applyPlan = (sessionId: string, update: Obj, pos: InputPosition) => {
       const plan = planOf(update);
       if (!plan) {
         out.diagnostic('malformed_frame', `line ${pos.line}: ${String(update.sessionUpdate)} without a plan; it is not applied`, pos);
+        return;
+      }
+      // A plan named by a call's id is that call's plan (toolnorm's v2 frames send a to-do part's
+      // entries so): our own calls already carry it in `_meta.toolnorm`; another agent's gets it
+      // as `metadata.plan`, and no second part.
+      const callAt = resolveKey(sessionId, plan.planId);
+      const owner = calls.get(callAt);
+      if (owner) {
+        if (!Object.keys(owner.merged.toolnorm).length && plan.plan) commit(callAt, owner, owner.merged, pos, { plan: plan.plan });
         return;
       }
       const key = callKey(sessionId, `plan:${plan.planId}`);
@@ -234,7 +265,7 @@ export const acpAdapter: AdapterDefinition = {
       if (prev?.state === 'complete' && !plan.done) plans.delete(key);
       const before = plans.get(key);
       const id = before ? before.id : prev ? `${sessionId}/plan:${plan.planId}/${pos.line}` : `${sessionId}/plan:${plan.planId}`;
-      const base = { id, name: 'plan', kind: 'todo' as const, title: plan.title, input: plan.input, metadata: { provider: 'acp' as const, rawType: `acp:${String(update.sessionUpdate)}` } };
+      const base = { id, name: 'plan', kind: 'todo' as const, title: plan.title, input: plan.input, metadata: { provider: 'acp' as const, rawType: `acp:${String(update.sessionUpdate)}`, ...(plan.plan ? { plan: plan.plan } : {}) } };
       const part = (plan.done ? { ...base, state: 'complete', output: { text: plan.text } } : { ...base, state: 'running' }) as NormalizedToolPart;
       plans.set(key, part);
       emitTransition(key, sessionId, before, part, pos);
@@ -312,14 +343,8 @@ export const acpAdapter: AdapterDefinition = {
         if (!prev || !key) return applyUpdate(s, { sessionUpdate: 'tool_call_update', toolCallId: u.toolCallId, content: [u.content] }, pos);
         commit(key, prev, appendContent(prev.merged, u.content), pos);
       },
-      terminal_update: (s, u, pos) => applyTerminal(s, u, pos, (t) => {
-        const next = { ...t };
-        if (obj(u.output)) next.data = decode64(obj(u.output)!.data);
-        const exit = obj(u.exitStatus);
-        if (exit) applyExit(next, exit.exitCode, exit.signal);
-        return next;
-      }),
-      terminal_output_chunk: (s, u, pos) => applyTerminal(s, u, pos, (t) => ({ ...t, data: t.data + decode64(u.data) })),
+      terminal_update: (s, u, pos) => applyTerminal(s, u, pos, (t) => applyTerminalUpdate(t, u)),
+      terminal_output_chunk: (s, u, pos) => applyTerminal(s, u, pos, (t) => applyTerminalUpdate(t, u)),
       plan: applyPlan,
       plan_update: applyPlan,
       plan_removed: 'none',
@@ -342,8 +367,6 @@ export const acpAdapter: AdapterDefinition = {
       compaction_update: 'none', compaction_summary_chunk: 'none',
       session_message: 'none', session_message_chunk: 'none',
     };
-    /** Kinds only v2 sends: seeing one (without `initialize`) makes the stream v2. */
-    const V2_ONLY = new Set(['tool_call_content_chunk', 'terminal_update', 'terminal_output_chunk', 'state_update', 'user_message', 'agent_message', 'agent_thought']);
 
     const permissionToolCall = (params: Obj): Obj | undefined => {
       // v1: `toolCall`; v2: `subject: {type: "tool_call", toolCall}`.
@@ -355,6 +378,19 @@ export const acpAdapter: AdapterDefinition = {
       return obj(params.toolCall);
     };
 
+    /** Ends the held calls, but the one whose terminal this update is about. */
+    const releaseHeld = (p: { sessionId: string; update: Obj } | undefined, pos: InputPosition) => {
+      if (!held.size) return;
+      const terminalId = p && (p.update.sessionUpdate === 'terminal_update' || p.update.sessionUpdate === 'terminal_output_chunk') && typeof p.update.terminalId === 'string' ? p.update.terminalId : undefined;
+      const keep = terminalId !== undefined ? terminalCall(p!.sessionId, terminalId) : undefined;
+      for (const key of [...held]) {
+        const c = calls.get(key);
+        if (key === keep) continue;
+        held.delete(key);
+        if (c) commit(key, c, c.merged, pos, undefined, c.merged.toolCallId, true);
+      }
+    };
+
     return {
       line(text, pos) {
         lastPos = pos;
@@ -364,15 +400,15 @@ export const acpAdapter: AdapterDefinition = {
         if (m.method === 'initialize' || (obj(m.result) && typeof obj(m.result)!.protocolVersion === 'number')) {
           const pv = m.method === 'initialize' ? obj(m.params)?.protocolVersion : obj(m.result)!.protocolVersion;
           // The answer's version is the one both sides use; the request's until it comes.
-          if (pv === 1 || pv === 2) version = pv;
-          else if (typeof pv === 'number') out.diagnostic('unknown_protocol_version', `line ${pos.line}: ACP protocolVersion ${pv}; frames are read as ${version ?? 1}`, pos);
+          if (pv !== 1 && pv !== 2 && typeof pv === 'number') out.diagnostic('unknown_protocol_version', `line ${pos.line}: ACP protocolVersion ${pv}; frames are read as ${version ?? 1}`, pos);
+          version = versionOf(version, m);
           return;
         }
         const p = updateParamsOf(m);
+        releaseHeld(p, pos);
         if (p) {
           const kind = typeof p.update.sessionUpdate === 'string' ? p.update.sessionUpdate : '(none)';
-          if (version === undefined && V2_ONLY.has(kind)) version = 2;
-          if (version === undefined && kind === 'tool_call') version = 1;
+          version = versionOf(version, m);
           const handler = Object.hasOwn(UPDATES, kind) ? UPDATES[kind]! : undefined;
           // An empty id names no session: the contract's sessionId has at least one character.
           if (p.sessionId === '' && typeof handler === 'function') return out.malformed(text, 'session/update with an empty sessionId', pos);
@@ -420,10 +456,11 @@ export const acpAdapter: AdapterDefinition = {
         // What the end decides is reported at the last line read.
         const pos = lastPos;
         if (!pos) return;
+        releaseHeld(undefined, pos);
         // A refused call the agent never reported on is over: it fails as denied.
         for (const [key, c] of [...calls.entries()]) {
           if (!c.merged.denied || c.part.state === 'complete' || c.part.state === 'error') continue;
-          commit(key, c, mergeFrame(c.merged, c.merged.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: c.merged.toolCallId, status: 'failed' }), pos);
+          commit(key, c, mergeFrame(c.merged, c.merged.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: c.merged.toolCallId, status: 'failed' }, { v2: v2() }), pos, undefined, c.merged.toolCallId, true);
         }
         closePlans(undefined, pos);
         for (const [kind, u] of unknownUpdates) {

@@ -12,6 +12,7 @@ import { mergeToolnorm, restoreErrorMessage, restoreOutput, shownTextOf } from '
 import { nonEmpty, obj, type Obj } from '../fields.js';
 import { applyExit, nextTerminal, readExtensions, type TerminalState } from '../adapters/acp/extensions.js';
 import { classifyAcpFailure } from '../adapters/acp/errors.js';
+import { substanceOf } from '../adapters/acp/substance.js';
 
 /** Our own fields are exact: any non-empty string the contract allowed is kept as it was. */
 const present = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -119,6 +120,8 @@ export function applyTerminalUpdate(t: TerminalState, update: Obj): TerminalStat
     next.data += decode64(update.data);
     return next;
   }
+  if (typeof update.command === 'string' && update.command) next.command = update.command;
+  if (typeof update.cwd === 'string' && update.cwd) next.cwd = update.cwd;
   if (obj(update.output)) next.data = decode64(obj(update.output)!.data);
   const exit = obj(update.exitStatus);
   if (exit) applyExit(next, exit.exitCode, exit.signal);
@@ -246,18 +249,23 @@ export function partOf(call: MergedCall): NormalizedToolPart {
     if (blocks.length || locations || ext?.unknown) metadata.acp = { ...(blocks.length ? { content: [...blocks] } : {}), ...(locations ? { locations } : {}), ...(ext?.unknown ? { meta: ext.unknown } : {}) };
     base.metadata = metadata;
   }
+  let part: Obj;
   if (state === 'complete') {
     const output = ours ? ('output' in tn ? tn.output : 'rawOutput' in m.fields ? m.fields.rawOutput : undefined) : foreignOutput(m);
-    return (output === undefined ? { ...base, state } : { ...base, state, output }) as NormalizedToolPart;
-  }
-  if (state === 'error') {
+    part = output === undefined ? { ...base, state } : { ...base, state, output };
+  } else if (state === 'error') {
     if (ours && obj(tn.error)) return { ...base, state, error: tn.error as ToolError } as NormalizedToolPart;
     const { error, exitCode } = foreignError(m, facts.exitCode, kind === 'bash');
     const metadata = base.metadata as ToolMetadata;
     if (exitCode !== undefined && metadata.exitCode === undefined) metadata.exitCode = exitCode;
-    return { ...base, state, error } as NormalizedToolPart;
+    part = { ...base, state, error };
+  } else part = { ...base, state };
+  if (!ours) {
+    // What the call did, in the contract's words, from what ACP shows of it.
+    const metadata = part.metadata as ToolMetadata;
+    Object.assign(metadata, substanceOf({ kind, ...(acpKind ? { acpKind } : {}), ...(foreignTitle ? { title: foreignTitle } : {}), input, blocks: m.seen.blocks, ...(m.seen.locations ? { locations: m.seen.locations } : {}), ...(m.terminal ? { terminal: m.terminal } : {}), ...(metadata.exitCode !== undefined ? { exitCode: metadata.exitCode } : {}), ...(facts.description ? { description: facts.description } : {}) }));
   }
-  return { ...base, state } as NormalizedToolPart;
+  return part as unknown as NormalizedToolPart;
 }
 
 /** Finds the session/update params in a JSON-RPC message, bare params, or a bare update. */

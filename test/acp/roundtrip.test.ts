@@ -167,7 +167,7 @@ function pipelineFrames(provider: string, rel: string, options: { acpVersion: 1 
 const sorted = (ps: readonly NormalizedToolPart[]) => wire([...ps].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
 const jsonLines = (frames: readonly unknown[]) => `${frames.map((f) => JSON.stringify(f)).join('\n')}\n`;
 /** Every session's parts encoded again, v1 or v2 (in session order, as decodeFrames lists them). */
-const reencode = (sessions: Map<string, NormalizedToolPart[]>, v: 1 | 2) => wire([...sessions].flatMap(([id, ps]) => (v === 1 ? encodeParts(id, ps) : encodePartsV2(id, ps))));
+const reencode = (sessions: Map<string, NormalizedToolPart[]>, v: 1 | 2): unknown[] => wire([...sessions].flatMap(([id, ps]): unknown[] => (v === 1 ? encodeParts(id, ps) : encodePartsV2(id, ps))));
 
 const totals = { parts: 0, terminalFrames: 0, bashParts: 0 };
 describe.skipIf(!recordings.length)('round trips on every corpus recording', () => {

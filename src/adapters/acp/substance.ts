@@ -1,7 +1,8 @@
-// The substance of another agent's call (docs/contract.md#substance), from what ACP shows: `diff`
-// content → metadata.files, `locations` of a file-changing call → files no diff names, the
-// command and its exit → metadata.command, a search's pattern or query → metadata.search. Our own
-// frames carry their metadata whole in `_meta.toolnorm` and never come here.
+// The substance of another agent's call (docs/providers/acp.md, "What a call did"), from what
+// ACP shows: `diff` content → metadata.files, `locations` of a file-changing call → files no diff
+// names, the command and its exit → metadata.command, a search's pattern or query →
+// metadata.search, a to-do list → metadata.plan. Our own frames carry their metadata whole in
+// `_meta.toolnorm` and never come here.
 import type { CommandRun, FileChange, FileOperation, SearchInfo, ToolKind, ToolMetadata, ToolPlan } from '../../contract/index.js';
 import { fileChange, toolPlan } from '../../substance/index.js';
 import { diffStats } from '../../substance/diff.js';

@@ -40,6 +40,18 @@ describe('ACP encode/decode (fast-check, 10k parts)', () => {
     // 10k parts through both schemas took 131 s on a 2-core machine at load 18; no assertion on time.
   }, 600_000);
 
+  it('v2: part → encodePartsV2 (with and without terminals) → decodeFrames reads the v2 frames themselves and gives back an equal part', () => {
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 3 }).map((ps) => ps.map((p, i) => ({ ...p, id: `${p.id}#${i}` }) as NormalizedToolPart)), fc.boolean(), (parts, terminal) => {
+        const frames = wire(encodePartsV2('sess', parts, { terminal }));
+        const decoded = decodeFrames(frames);
+        expect(decoded.diagnostics).toEqual([]);
+        expect(decoded.parts).toEqual(wire(parts));
+      }),
+      { numRuns: 2_000 },
+    );
+  }, 600_000);
+
   it('our check rejects what the official schema allows but clients strip: a root toolName and kind "bogus"', () => {
     const good = encodeParts('sess', [{ id: 't1', name: 'Bash', kind: 'bash', title: 'List files', input: { command: 'ls' }, state: 'started' }])[0]!;
     const rootField = wire(good) as unknown as { update: Record<string, unknown> };

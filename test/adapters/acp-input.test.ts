@@ -251,6 +251,12 @@ describe('v1 client extensions and the rules around them', () => {
       expect(unoffered.diagnostics.map((d) => d.code)).toEqual(['unclear_permission_answer']);
       expect(approved.diagnostics).toEqual([]);
     }
+    // v2: the session's work cancelled while the request waits: it expires, and the call is cancelled.
+    const cancelled = read(lines([...init(2), start(2), request(2), up('s', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' })]));
+    expect([cancelled.parts[0]!.metadata?.approval?.state, errorCode(cancelled.parts[0])]).toEqual(['expired', 'cancelled']);
+    // A late answer to it is not applied (control: answered before the cancel, it resolves).
+    const late = read(lines([...init(2), start(2), request(2), up('s', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' }), answer({ outcome: 'selected', optionId: 'yes' })]));
+    expect(late.parts[0]!.metadata?.approval?.state).toBe('expired');
   });
 
   it('one call under two session ids is one part when the agent links the sessions; unlinked sessions stay apart (control)', () => {

@@ -84,6 +84,8 @@ export const acpAdapter: AdapterDefinition = {
     const terminal: string[] = [];
     /** JSON-RPC id of a permission request → the call it is about. */
     const permissions = new BoundedMap<string | number, { key: string; options: Obj[] }>(PERMISSIONS_KEPT);
+    /** Call key → the id of its permission request still waiting for an answer. */
+    const awaiting = new BoundedMap<string, string | number>(PERMISSIONS_KEPT);
 
     const emitTransition = (key: string, sessionId: string, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
       const env = (at: number | undefined) => ({ sessionId, partId: part.id, at, pos });
@@ -285,6 +287,13 @@ export const acpAdapter: AdapterDefinition = {
     const cancelOpen = (sessionId: string, pos: InputPosition) => {
       for (const [key, c] of [...calls.entries()]) {
         if (c.merged.sessionId !== sessionId || c.part.state === 'complete' || c.part.state === 'error') continue;
+        // A request still waiting for its answer is over with the work it was about.
+        const request = awaiting.get(key);
+        if (request !== undefined) {
+          awaiting.delete(key);
+          permissions.delete(request);
+          out.emit('tool.approval.resolved', { sessionId: c.merged.sessionId, partId: c.part.id, at: clock(), pos }, { approval: { state: 'expired', source: 'user', reason: 'the session\'s work was cancelled before the request was answered' } });
+        }
         commit(key, c, mergeFrame(c.merged, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: c.merged.toolCallId, status: 'cancelled' }, { v2: true }), pos);
       }
     };
@@ -433,12 +442,16 @@ export const acpAdapter: AdapterDefinition = {
           const call = calls.get(key);
           if (!call) return;
           out.emit('tool.approval.requested', { sessionId: call.merged.sessionId, partId: call.part.id, at: clock(), pos }, { approval: requestedApproval(params, options) });
-          if (m.id !== undefined) permissions.set(m.id as string | number, { key, options });
+          if (m.id !== undefined) {
+            permissions.set(m.id as string | number, { key, options });
+            awaiting.set(key, m.id as string | number);
+          }
           return;
         }
         if (('result' in m || 'error' in m) && m.id !== undefined && permissions.has(m.id as string | number)) {
           const req = permissions.get(m.id as string | number)!;
           permissions.delete(m.id as string | number);
+          awaiting.delete(req.key);
           const call = calls.get(req.key);
           if (!call) return;
           const answer = answerOf(m, req.options);

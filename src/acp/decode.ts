@@ -304,7 +304,7 @@ export function decodeFrames(frames: readonly unknown[]): Decoded {
   const keyOf = (sessionId: string, id: string) => `${sessionId}\u0000${id}`;
   frames.forEach((frame, i) => {
     const message = obj(frame);
-    if (message && (message.method === 'initialize' || 'result' in message)) {
+    if (message && (message.method === 'initialize' || typeof obj(message.result)?.protocolVersion === 'number')) {
       version = versionOf(version, message);
       return;
     }

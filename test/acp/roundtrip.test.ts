@@ -15,6 +15,8 @@ import { NormalizePipeline } from '../../src/pipeline/normalize.js';
 import { splitLines } from '../../src/pipeline/collect.js';
 import { CORPUS_PROVIDERS, nameOf, readCorpus } from '../helpers/corpus-suite.js';
 import { corpusAvailable, corpusFiles } from '../helpers/corpus.js';
+import { fixturePath } from '../helpers/golden-cases.js';
+import { readFileSync } from 'node:fs';
 
 const wire = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 
@@ -234,5 +236,24 @@ describe('v2 terminals come after the call that ends: the end waits for them', (
     const withoutTerminals = collect(acpAdapter, jsonLines(frames.filter((f) => !JSON.stringify(f).includes('"terminal_update"'))));
     const short = sorted(withoutTerminals.parts).filter((p, i) => JSON.stringify(p) !== JSON.stringify(parts[i]));
     expect(short.length).toBeGreaterThanOrEqual(bash.length);
+  });
+});
+
+describe('decodeFrames on another agent\'s v2 frames (fixtures/acp/peer-v2, claude-agent-acp 0.101.0)', () => {
+  const frames = readFileSync(fixturePath('acp/peer-v2', 'peer-v2.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+  it('reads upserts and terminal_update output and exit: 0 diagnostics; without the terminal frames (control) the output is gone', () => {
+    const d = decodeFrames(frames);
+    expect(d.diagnostics).toEqual([]);
+    const bash = d.parts.find((p) => p.id === 'toolu_mock001_0')!;
+    expect([bash.state, bash.state === 'complete' && bash.output, bash.metadata?.exitCode]).toEqual(['complete', { text: 'hello\nred.png\nsample.txt' }, 0]);
+    const failed = d.parts.find((p) => p.id === 'toolu_mock007_0')!;
+    expect([failed.state === 'error' && failed.error.code, failed.metadata?.exitCode]).toEqual(['exit_nonzero', 3]);
+    const stripped = decodeFrames(frames.filter((f) => !JSON.stringify(f).includes('"terminal_update"')));
+    const bare = stripped.parts.find((p) => p.id === 'toolu_mock001_0')!;
+    expect([bare.state === 'complete' && bare.output, bare.metadata?.exitCode]).toEqual([undefined, undefined]);
+  });
+
+  it('a frame that is neither an update nor the version exchange is reported, not skipped', () => {
+    expect(decodeFrames([{ jsonrpc: '2.0', id: 9, result: {} }]).diagnostics.map((d) => d.code)).toEqual(['not_a_session_update']);
   });
 });

@@ -10,8 +10,9 @@ import { kindFromName } from '../adapters/shared/kinds.js';
 import { mcpTitle } from '../adapters/shared/mcp.js';
 import { mergeToolnorm, restoreErrorMessage, restoreOutput, shownTextOf } from './wire.js';
 import { nonEmpty, obj, type Obj } from '../fields.js';
-import { nextTerminal, readExtensions, type TerminalState } from '../adapters/acp/extensions.js';
+import { applyExit, nextTerminal, readExtensions, type TerminalState } from '../adapters/acp/extensions.js';
 import { classifyAcpFailure } from '../adapters/acp/errors.js';
+import { substanceOf } from '../adapters/acp/substance.js';
 
 /** Our own fields are exact: any non-empty string the contract allowed is kept as it was. */
 const present = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -33,6 +34,12 @@ export interface MergedCall {
   terminal?: TerminalState;
   /** The client refused the call's permission request (set by the input adapter). */
   denied?: true;
+  /**
+   * v2 only: the `elided` list of the stored `_meta.toolnorm`. A v2 client keeps `rawOutput`, the
+   * error and the markers until replaced, and a terminal's text may come after them, so what
+   * they leave out is derived when the part is read (partOf), from the text shown then.
+   */
+  elided?: unknown[];
 }
 
 /** How a frame's fields merge: v1 `null` leaves a typed field unchanged, v2 `null` clears it. */
@@ -57,11 +64,22 @@ export function mergeFrame(prev: MergedCall | undefined, sessionId: string, upda
   const meta: Obj = { ...(prev?.meta ?? {}) };
   const isUpdate = update.sessionUpdate === 'tool_call_update';
   for (const [k, v] of Object.entries(incomingMeta)) {
-    meta[k] = obj(v) && obj(meta[k]) ? (k === 'toolnorm' && isUpdate ? mergeToolnorm(meta[k] as Obj, v as Obj) : { ...(meta[k] as Obj), ...(v as Obj) }) : v;
+    // v2 patches `_meta` by top-level key (null removes it); v1 clients merge nested objects.
+    if (options.v2) {
+      if (v === null) delete meta[k];
+      else meta[k] = v;
+    } else meta[k] = obj(v) && obj(meta[k]) ? (k === 'toolnorm' && isUpdate ? mergeToolnorm(meta[k] as Obj, v as Obj) : { ...(meta[k] as Obj), ...(v as Obj) }) : v;
   }
   let toolnorm = obj(meta.toolnorm) ?? {};
-  // The wire markers describe this frame only (see wire.ts): applied here, never kept.
-  const incoming = obj(incomingMeta.toolnorm);
+  let v2elided: unknown[] | undefined;
+  if (options.v2) {
+    // The stored value is whole and its markers describe the stored rawOutput and error: kept, applied in partOf.
+    const { elided, replaced: _replaced, ...rest } = toolnorm;
+    toolnorm = rest;
+    if (Array.isArray(elided) && elided.length) v2elided = elided;
+  }
+  // v1: the wire markers describe this frame only (see wire.ts): applied here, never kept.
+  const incoming = options.v2 ? undefined : obj(incomingMeta.toolnorm);
   if (incoming && ('elided' in incoming || 'replaced' in incoming)) {
     const { elided, replaced: _replaced, ...rest } = toolnorm;
     toolnorm = rest;
@@ -91,13 +109,67 @@ export function mergeFrame(prev: MergedCall | undefined, sessionId: string, upda
   const terminal = nextTerminal(prev?.terminal, incomingMeta);
   if (terminal) merged.terminal = terminal;
   if (prev?.denied) merged.denied = true;
+  if (v2elided) merged.elided = v2elided;
   return merged;
+}
+
+/** A v2 `terminal_update` (a snapshot: base64 `output` replaces the text, `exitStatus` ends it) or `terminal_output_chunk` (base64 `data`, appended). */
+export function applyTerminalUpdate(t: TerminalState, update: Obj): TerminalState {
+  const next = { ...t };
+  if (update.sessionUpdate === 'terminal_output_chunk') {
+    next.data += decode64(update.data);
+    return next;
+  }
+  if (typeof update.command === 'string' && update.command) next.command = update.command;
+  if (typeof update.cwd === 'string' && update.cwd) next.cwd = update.cwd;
+  if (obj(update.output)) next.data = decode64(obj(update.output)!.data);
+  const exit = obj(update.exitStatus);
+  if (exit) applyExit(next, exit.exitCode, exit.signal);
+  return next;
+}
+
+const decode64 = (s: unknown) => (typeof s === 'string' ? Buffer.from(s, 'base64').toString('utf8') : '');
+
+/** The text a client shows for a merged call now: its terminal's text, or the last text item. */
+function shownNow(m: MergedCall): string | undefined {
+  const content = m.fields.content;
+  if (Array.isArray(content) && content.some((c) => obj(c)?.type === 'terminal')) return m.terminal?.data;
+  return shownTextOf(content, m.meta);
+}
+
+/** v2: the call with what its stored markers leave out put back, from the text shown now. */
+function restored(m: MergedCall): MergedCall {
+  const elided = m.elided!;
+  const shown = shownNow(m);
+  const fields = 'rawOutput' in m.fields ? { ...m.fields, rawOutput: restoreOutput(m.fields.rawOutput, elided, shown, m.fields.rawInput) } : m.fields;
+  const error = obj(m.toolnorm.error);
+  const toolnorm = error ? { ...m.toolnorm, error: restoreErrorMessage(error, elided, shown) } : m.toolnorm;
+  return { ...m, fields, toolnorm };
+}
+
+/** Session updates only v2 sends: seeing one first (without `initialize`) makes a stream v2. */
+export const V2_ONLY_UPDATES: ReadonlySet<string> = new Set(['tool_call_content_chunk', 'terminal_update', 'terminal_output_chunk', 'state_update', 'user_message', 'agent_message', 'agent_thought']);
+
+/**
+ * The stream's version from one more frame, until it is known: `initialize` (the answer's
+ * `protocolVersion` wins over the request's), else the first frame only one version sends. A
+ * call's first frame is `tool_call` in v1; v2 has no `tool_call`, so a stream whose first tool
+ * frame is a `tool_call_update` is v2.
+ */
+export function versionOf(version: 1 | 2 | undefined, message: Obj): 1 | 2 | undefined {
+  const pv = message.method === 'initialize' ? obj(message.params)?.protocolVersion : obj(message.result)?.protocolVersion;
+  if (pv === 1 || pv === 2) return pv;
+  if (version !== undefined) return version;
+  const kind = updateParamsOf(message)?.update.sessionUpdate;
+  if (kind === 'tool_call') return 1;
+  if (kind === 'tool_call_update' || (typeof kind === 'string' && V2_ONLY_UPDATES.has(kind))) return 2;
+  return undefined;
 }
 
 /** A v2 `tool_call_content_chunk`: one more content item, appended. */
 export function appendContent(prev: MergedCall, item: unknown): MergedCall {
   const content = Array.isArray(prev.fields.content) ? [...(prev.fields.content as unknown[]), item] : [item];
-  return mergeFrame(prev, prev.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: prev.toolCallId, content });
+  return mergeFrame(prev, prev.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: prev.toolCallId, content }, { v2: true });
 }
 
 const STATES = new Set<ToolState>(['started', 'running', 'complete', 'error']);
@@ -137,7 +209,8 @@ function foreignOutput(m: MergedCall): unknown {
  * The part a merged call describes.
  * @contract NormalizedToolPart
  */
-export function partOf(m: MergedCall): NormalizedToolPart {
+export function partOf(call: MergedCall): NormalizedToolPart {
+  const m = call.elided ? restored(call) : call;
   const tn = m.toolnorm;
   const claude = obj(m.meta.claudeCode);
   const ours = Object.keys(tn).length > 0;
@@ -159,7 +232,9 @@ export function partOf(m: MergedCall): NormalizedToolPart {
   // Our own frames send the title once, at the root (older ones also in `_meta.toolnorm.title`).
   const rawTitle = !foreignTitle || !!splitMcpName(foreignTitle) || /^mcp\./.test(foreignTitle);
   const title = present(tn.title) ?? (ours ? present(m.fields.title) : mcp && rawTitle ? mcpTitle(mcp.server, mcp.tool, mcpArgs(m.fields.rawInput)) : foreignTitle) ?? name;
-  const base = { id: m.toolCallId, name, kind, title, input: 'rawInput' in m.fields ? m.fields.rawInput : {} } as Obj;
+  // v2 cannot send a null rawInput (null clears): our frames then carry it as `_meta.toolnorm.input`.
+  const input = 'rawInput' in m.fields ? m.fields.rawInput : ours && 'input' in tn ? tn.input : {};
+  const base = { id: m.toolCallId, name, kind, title, input } as Obj;
   if (ours) {
     if (tn.timing) base.timing = tn.timing;
     if (tn.metadata) base.metadata = tn.metadata;
@@ -174,18 +249,23 @@ export function partOf(m: MergedCall): NormalizedToolPart {
     if (blocks.length || locations || ext?.unknown) metadata.acp = { ...(blocks.length ? { content: [...blocks] } : {}), ...(locations ? { locations } : {}), ...(ext?.unknown ? { meta: ext.unknown } : {}) };
     base.metadata = metadata;
   }
+  let part: Obj;
   if (state === 'complete') {
     const output = ours ? ('output' in tn ? tn.output : 'rawOutput' in m.fields ? m.fields.rawOutput : undefined) : foreignOutput(m);
-    return (output === undefined ? { ...base, state } : { ...base, state, output }) as NormalizedToolPart;
-  }
-  if (state === 'error') {
+    part = output === undefined ? { ...base, state } : { ...base, state, output };
+  } else if (state === 'error') {
     if (ours && obj(tn.error)) return { ...base, state, error: tn.error as ToolError } as NormalizedToolPart;
     const { error, exitCode } = foreignError(m, facts.exitCode, kind === 'bash');
     const metadata = base.metadata as ToolMetadata;
     if (exitCode !== undefined && metadata.exitCode === undefined) metadata.exitCode = exitCode;
-    return { ...base, state, error } as NormalizedToolPart;
+    part = { ...base, state, error };
+  } else part = { ...base, state };
+  if (!ours) {
+    // What the call did, in the contract's words, from what ACP shows of it.
+    const metadata = part.metadata as ToolMetadata;
+    Object.assign(metadata, substanceOf({ kind, ...(acpKind ? { acpKind } : {}), ...(foreignTitle ? { title: foreignTitle } : {}), input, blocks: m.seen.blocks, ...(m.seen.locations ? { locations: m.seen.locations } : {}), ...(m.terminal ? { terminal: m.terminal } : {}), ...(metadata.exitCode !== undefined ? { exitCode: metadata.exitCode } : {}), ...(facts.description ? { description: facts.description } : {}) }));
   }
-  return { ...base, state } as NormalizedToolPart;
+  return part as unknown as NormalizedToolPart;
 }
 
 /** Finds the session/update params in a JSON-RPC message, bare params, or a bare update. */
@@ -206,23 +286,69 @@ export interface Decoded {
   diagnostics: Diagnostic[];
 }
 
-/** Decodes a list of frames (JSON-RPC notifications or bare params) into final parts. */
+/**
+ * Decodes a list of frames (JSON-RPC notifications or bare params, of either version; an
+ * `initialize` exchange among them names the version) into the tool calls a client holds at the
+ * end. v2 terminals (`terminal_update`, `terminal_output_chunk`) and content chunks are applied to
+ * the call that shows them; other updates (plans, messages) hold no call and are skipped. For
+ * everything an input provider reads (permissions, plans, child sessions), use `--from acp`.
+ */
 export function decodeFrames(frames: readonly unknown[]): Decoded {
   const calls = new Map<string, MergedCall>();
+  /** `session\0terminalId` → the key of the call whose content shows it. */
+  const terminalOwner = new Map<string, string>();
+  /** Terminal updates that came before the call showing the terminal. */
+  const early = new Map<string, TerminalState>();
   const diagnostics: Diagnostic[] = [];
+  let version: 1 | 2 | undefined;
+  const keyOf = (sessionId: string, id: string) => `${sessionId}\u0000${id}`;
   frames.forEach((frame, i) => {
+    const message = obj(frame);
+    if (message && (message.method === 'initialize' || typeof obj(message.result)?.protocolVersion === 'number')) {
+      version = versionOf(version, message);
+      return;
+    }
     const p = updateParamsOf(frame);
     if (!p) {
       diagnostics.push({ severity: 'warning', code: 'not_a_session_update', message: `frame ${i} is not an ACP session/update notification`, source: { provider: 'acp' } });
       return;
     }
-    if (!isToolUpdate(p.update)) return;
-    const key = `${p.sessionId}\u0000${String(p.update.toolCallId)}`;
-    const prev = calls.get(key);
-    if (!prev && p.update.sessionUpdate === 'tool_call_update') {
-      diagnostics.push({ severity: 'warning', code: 'unknown_part', message: `tool_call_update for ${String(p.update.toolCallId)} before its tool_call; decoded from the update alone`, source: { provider: 'acp' }, partId: String(p.update.toolCallId) });
+    version = versionOf(version, { method: 'session/update', params: p });
+    const u = p.update;
+    if (u.sessionUpdate === 'terminal_update' || u.sessionUpdate === 'terminal_output_chunk') {
+      if (typeof u.terminalId !== 'string') return;
+      const tkey = keyOf(p.sessionId, u.terminalId);
+      const owner = terminalOwner.get(tkey) ?? (calls.has(tkey) ? tkey : undefined);
+      const call = owner ? calls.get(owner) : undefined;
+      if (call) calls.set(owner!, { ...call, terminal: applyTerminalUpdate(call.terminal ?? { data: '' }, u) });
+      else early.set(tkey, applyTerminalUpdate(early.get(tkey) ?? { data: '' }, u));
+      return;
     }
-    calls.set(key, mergeFrame(prev, p.sessionId, p.update));
+    if (u.sessionUpdate === 'tool_call_content_chunk' && typeof u.toolCallId === 'string') {
+      const prev = calls.get(keyOf(p.sessionId, u.toolCallId));
+      if (prev) calls.set(keyOf(p.sessionId, u.toolCallId), appendContent(prev, u.content));
+      else calls.set(keyOf(p.sessionId, u.toolCallId), mergeFrame(undefined, p.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: u.toolCallId, content: [u.content] }, { v2: true }));
+      return;
+    }
+    if (!isToolUpdate(u)) return;
+    const key = keyOf(p.sessionId, String(u.toolCallId));
+    const prev = calls.get(key);
+    if (!prev && u.sessionUpdate === 'tool_call_update' && version !== 2) {
+      diagnostics.push({ severity: 'warning', code: 'unknown_part', message: `tool_call_update for ${String(u.toolCallId)} before its tool_call; decoded from the update alone`, source: { provider: 'acp' }, partId: String(u.toolCallId) });
+    }
+    let merged = mergeFrame(prev, p.sessionId, u, { v2: version === 2 });
+    for (const c of Array.isArray(u.content) ? u.content : []) {
+      const terminalId = obj(c)?.type === 'terminal' ? obj(c)?.terminalId : undefined;
+      if (typeof terminalId !== 'string') continue;
+      const tkey = keyOf(p.sessionId, terminalId);
+      terminalOwner.set(tkey, key);
+      const t = early.get(tkey);
+      if (t) {
+        early.delete(tkey);
+        merged = { ...merged, terminal: { ...t, data: (merged.terminal?.data ?? '') + t.data } };
+      }
+    }
+    calls.set(key, merged);
   });
   const sessions = new Map<string, NormalizedToolPart[]>();
   for (const m of calls.values()) {

@@ -9,6 +9,14 @@ import { reduce } from '../../src/events/reducer.js';
 import { emptySessionState } from '../../src/events/state.js';
 import { officialAcpErrors } from '../helpers/acp-schema.js';
 import { part } from '../helpers/arbitraries.js';
+import { encodePartsV2 } from '../../src/acp/encoder-v2.js';
+import { adapterById } from '../../src/adapters/registry.js';
+import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { splitLines } from '../../src/pipeline/collect.js';
+import { CORPUS_PROVIDERS, nameOf, readCorpus } from '../helpers/corpus-suite.js';
+import { corpusAvailable, corpusFiles } from '../helpers/corpus.js';
+import { fixturePath } from '../helpers/golden-cases.js';
+import { readFileSync } from 'node:fs';
 
 const wire = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 
@@ -32,6 +40,18 @@ describe('ACP encode/decode (fast-check, 10k parts)', () => {
     );
     expect(frames).toBeGreaterThan(10_000);
     // 10k parts through both schemas took 131 s on a 2-core machine at load 18; no assertion on time.
+  }, 600_000);
+
+  it('v2: part → encodePartsV2 (with and without terminals) → decodeFrames reads the v2 frames themselves and gives back an equal part', () => {
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 3 }).map((ps) => ps.map((p, i) => ({ ...p, id: `${p.id}#${i}` }) as NormalizedToolPart)), fc.boolean(), (parts, terminal) => {
+        const frames = wire(encodePartsV2('sess', parts, { terminal }));
+        const decoded = decodeFrames(frames);
+        expect(decoded.diagnostics).toEqual([]);
+        expect(decoded.parts).toEqual(wire(parts));
+      }),
+      { numRuns: 2_000 },
+    );
   }, 600_000);
 
   it('our check rejects what the official schema allows but clients strip: a root toolName and kind "bogus"', () => {
@@ -131,5 +151,109 @@ describe("decoding another agent's frames (claude-agent-acp shape)", () => {
     expect(r.diagnostics).toEqual([]);
     check(r.parts);
     expect(acpAdapter.sniff({ lines: [JSON.stringify(CLAUDE_AGENT_ACP[0])] })).toBeGreaterThan(0.5);
+  });
+});
+
+// The round trips of issue 32 on every corpus recording: parts → v1 → parts and parts → v2 →
+// parts, each with and without display terminals, read back both by `--from acp` (the input
+// adapter, events through the reducer) and by the library's `decodeFrames`; then v1 → v2 → v1 and
+// v2 → v1 → v2. Frames come from the streaming pipeline, as `normalize --to acp` prints them.
+const VARIANTS = [
+  { acpVersion: 1, acpTerminal: false },
+  { acpVersion: 1, acpTerminal: true },
+  { acpVersion: 2, acpTerminal: false },
+  { acpVersion: 2, acpTerminal: true },
+] as const;
+const recordings: [string, string][] = corpusAvailable() ? CORPUS_PROVIDERS.flatMap((p) => corpusFiles(p, (f) => /\.(jsonl|json|sse)$/.test(f)).map((rel) => [rel, p] as [string, string])) : [];
+
+function pipelineFrames(provider: string, rel: string, options: { acpVersion: 1 | 2; acpTerminal: boolean }): unknown[] {
+  const frames: unknown[] = [];
+  const name = nameOf(rel);
+  const p = new NormalizePipeline(adapterById(provider)!, { to: 'acp', ...options }, { output: (r) => frames.push(r), diagnostic: () => {} });
+  p.beginFile(name);
+  for (const [i, l] of splitLines(readCorpus(rel)).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: name });
+  p.endFile(name);
+  p.end();
+  return wire(frames);
+}
+
+/** Parts in id order (the pipeline prints frames in event order, the collector by session). */
+const sorted = (ps: readonly NormalizedToolPart[]) => wire([...ps].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+const jsonLines = (frames: readonly unknown[]) => `${frames.map((f) => JSON.stringify(f)).join('\n')}\n`;
+/** Every session's parts encoded again, v1 or v2 (in session order, as decodeFrames lists them). */
+const reencode = (sessions: Map<string, NormalizedToolPart[]>, v: 1 | 2): unknown[] => wire([...sessions].flatMap(([id, ps]): unknown[] => (v === 1 ? encodeParts(id, ps) : encodePartsV2(id, ps))));
+
+const totals = { parts: 0, terminalFrames: 0, bashParts: 0 };
+describe.skipIf(!recordings.length)('round trips on every corpus recording', () => {
+  it.each(recordings)('%s: parts → v1 / v2, with and without terminals → parts is exact, by --from acp and by decodeFrames', (rel, provider) => {
+    const parts = sorted(collect(adapterById(provider)!, [{ name: nameOf(rel), text: readCorpus(rel) }]).parts);
+    totals.parts += parts.length;
+    totals.bashParts += parts.filter((p) => p.kind === 'bash').length;
+    for (const v of VARIANTS) {
+      const frames = pipelineFrames(provider, rel, v);
+      totals.terminalFrames += frames.filter((f) => /"terminal_(update|output)"/.test(JSON.stringify(f))).length;
+      const read = collect(acpAdapter, jsonLines(frames));
+      expect(read.diagnostics, JSON.stringify(v)).toEqual([]);
+      expect(sorted(read.parts), JSON.stringify(v)).toEqual(parts);
+      const decoded = decodeFrames(frames);
+      expect(decoded.diagnostics, JSON.stringify(v)).toEqual([]);
+      expect(sorted(decoded.parts), JSON.stringify(v)).toEqual(parts);
+    }
+  });
+
+  it.each(recordings)('%s: v1 → v2 → v1 and v2 → v1 → v2 give the same frames', (rel, provider) => {
+    for (const terminal of [false, true]) {
+      const fromV1 = decodeFrames(pipelineFrames(provider, rel, { acpVersion: 1, acpTerminal: terminal })).sessions;
+      const v1 = reencode(fromV1, 1);
+      expect(reencode(decodeFrames(reencode(fromV1, 2)).sessions, 1)).toEqual(v1);
+      const fromV2 = decodeFrames(pipelineFrames(provider, rel, { acpVersion: 2, acpTerminal: terminal })).sessions;
+      const v2 = reencode(fromV2, 2);
+      expect(reencode(decodeFrames(reencode(fromV2, 1)).sessions, 2)).toEqual(v2);
+    }
+  });
+
+  it('is not vacuous: the recordings hold hundreds of parts, bash calls among them, and the terminal runs send terminal frames', () => {
+    console.log(`[acp round trips] ${recordings.length} recordings, ${totals.parts} parts (${totals.bashParts} bash), ${totals.terminalFrames} terminal frames`);
+    expect(totals.parts).toBeGreaterThan(200);
+    expect(totals.bashParts).toBeGreaterThan(50);
+    expect(totals.terminalFrames).toBeGreaterThan(totals.bashParts);
+  });
+});
+
+describe('v2 terminals come after the call that ends: the end waits for them', () => {
+  const rel = 'codex/public/rollout040-shell-plan-aborted.jsonl';
+  it.skipIf(!recordings.length)('the output is read from the terminal_update that follows the last tool_call_update; without those frames (control) the bash outputs come back short', () => {
+    const parts = sorted(collect(adapterById('codex')!, [{ name: nameOf(rel), text: readCorpus(rel) }]).parts);
+    const frames = pipelineFrames('codex', rel, { acpVersion: 2, acpTerminal: true });
+    const ended = collect(acpAdapter, jsonLines(frames));
+    // The end event itself carries the output: the reducer takes no output after the end.
+    const bash = parts.filter((p) => p.kind === 'bash' && p.state === 'complete');
+    expect(bash.length).toBeGreaterThan(20);
+    for (const p of bash.slice(0, 20)) {
+      const done = ended.events.find((e) => e.partId === p.id && e.type === 'tool.completed') as { output?: unknown } | undefined;
+      expect(done?.output, p.id).toEqual(p.state === 'complete' ? p.output : undefined);
+    }
+    const withoutTerminals = collect(acpAdapter, jsonLines(frames.filter((f) => !JSON.stringify(f).includes('"terminal_update"'))));
+    const short = sorted(withoutTerminals.parts).filter((p, i) => JSON.stringify(p) !== JSON.stringify(parts[i]));
+    expect(short.length).toBeGreaterThanOrEqual(bash.length);
+  });
+});
+
+describe('decodeFrames on another agent\'s v2 frames (fixtures/acp/peer-v2, claude-agent-acp 0.101.0)', () => {
+  const frames = readFileSync(fixturePath('acp/peer-v2', 'peer-v2.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+  it('reads upserts and terminal_update output and exit: 0 diagnostics; without the terminal frames (control) the output is gone', () => {
+    const d = decodeFrames(frames);
+    expect(d.diagnostics).toEqual([]);
+    const bash = d.parts.find((p) => p.id === 'toolu_mock001_0')!;
+    expect([bash.state, bash.state === 'complete' && bash.output, bash.metadata?.exitCode]).toEqual(['complete', { text: 'hello\nred.png\nsample.txt' }, 0]);
+    const failed = d.parts.find((p) => p.id === 'toolu_mock007_0')!;
+    expect([failed.state === 'error' && failed.error.code, failed.metadata?.exitCode]).toEqual(['exit_nonzero', 3]);
+    const stripped = decodeFrames(frames.filter((f) => !JSON.stringify(f).includes('"terminal_update"')));
+    const bare = stripped.parts.find((p) => p.id === 'toolu_mock001_0')!;
+    expect([bare.state === 'complete' && bare.output, bare.metadata?.exitCode]).toEqual([undefined, undefined]);
+  });
+
+  it('a frame that is neither an update nor the version exchange is reported, not skipped', () => {
+    expect(decodeFrames([{ jsonrpc: '2.0', id: 9, result: {} }]).diagnostics.map((d) => d.code)).toEqual(['not_a_session_update']);
   });
 });

@@ -71,12 +71,17 @@ describe('fixtures/acp: every profile decodes whole', () => {
     }
   });
 
-  it.each(['permission-denied-v1', 'permission-denied-v2'])('%s: the rejected edit is denied, with the exchange in metadata.approval; the plan is a todo part', (c) => {
-    const parts = byId(read(fixture(c)).parts);
+  it.each(['permission-denied-v1', 'permission-denied-v2'])('%s: the rejected edit is denied, with the exchange as tool.approval events and a typed metadata.approval; the plan is a todo part', (c) => {
+    const r = read(fixture(c));
+    const parts = byId(r.parts);
     const edit = parts.get('toolu_edit1')!;
     expect(edit.kind).toBe('file_edit');
     expect(errorCode(edit)).toBe('denied');
-    expect(edit.metadata?.approval).toMatchObject({ requested: true, decision: 'rejected', optionId: 'reject' });
+    // The request's options as offered, the answer's option, the state the answer gives.
+    expect(edit.metadata?.approval).toMatchObject({ state: 'denied', source: 'user', optionId: 'reject' });
+    expect(edit.metadata?.approval?.options?.map((o) => [o.id, o.kind])).toEqual([['allow', 'allow_once'], ['allow_always', 'allow_always'], ['reject', 'reject_once']]);
+    const approvals = r.events.filter((e) => e.partId === 'toolu_edit1' && e.type.startsWith('tool.approval.')).map((e) => [e.type, (e as { approval: { state: string } }).approval.state]);
+    expect(approvals).toEqual([['tool.approval.requested', 'pending'], ['tool.approval.resolved', 'denied']]);
     const plan = [...parts.values()].find((p) => p.kind === 'todo')!;
     expect(plan.state).toBe('complete');
     expect(plan.state === 'complete' && plan.output).toEqual({ text: '[~] Editing\n[ ] Run the tests' });
@@ -220,6 +225,40 @@ describe('v1 client extensions and the rules around them', () => {
     expect(errorCode(read(lines(frames.slice(0, -1))).parts[0])).toBe('denied');
   });
 
+  it('approvals, both versions: pending while unanswered, approved for allow_*, expired when cancelled, denied (with a diagnostic) for an option never offered', () => {
+    const request = (v: number) => (v === 1
+      ? { jsonrpc: '2.0', id: 3, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 'e1' }, options: [{ optionId: 'no', name: 'No', kind: 'reject_once' }, { optionId: 'yes', name: 'Yes', kind: 'allow_always' }] } }
+      : { jsonrpc: '2.0', id: 3, method: 'session/request_permission', params: { sessionId: 's', title: 'Allow Edit a?', description: 'writes outside the project', subject: { type: 'tool_call', toolCall: { toolCallId: 'e1' } }, options: [{ optionId: 'no', name: 'No', kind: 'reject_once' }, { optionId: 'yes', name: 'Yes', kind: 'allow_always' }] } });
+    const start = (v: number) => up('s', { sessionUpdate: v === 1 ? 'tool_call' : 'tool_call_update', toolCallId: 'e1', title: 'Edit a', kind: 'edit', status: 'pending' });
+    const answer = (outcome: Obj) => ({ jsonrpc: '2.0', id: 3, result: { outcome } });
+    const done = up('s', { sessionUpdate: 'tool_call_update', toolCallId: 'e1', status: 'completed' });
+    for (const v of [1, 2]) {
+      const run = (...rest: Obj[]) => read(lines([...init(v), start(v), request(v), ...rest]));
+      const pending = run();
+      expect(pending.parts[0]!.metadata?.approval, `v${v}`).toEqual({
+        state: 'pending', source: 'user', options: [{ id: 'no', name: 'No', kind: 'reject_once' }, { id: 'yes', name: 'Yes', kind: 'allow_always' }],
+        ...(v === 2 ? { reason: 'writes outside the project', detail: { title: 'Allow Edit a?' } } : {}),
+      });
+      expect(pending.parts[0]!.state).toBe('started');
+      const approved = run(answer({ outcome: 'selected', optionId: 'yes' }), done);
+      expect([approved.parts[0]!.state, approved.parts[0]!.metadata?.approval?.state, approved.parts[0]!.metadata?.approval?.optionId]).toEqual(['complete', 'approved', 'yes']);
+      // The resolved approval keeps what the request offered.
+      expect(approved.parts[0]!.metadata?.approval?.options).toHaveLength(2);
+      const expired = run(answer({ outcome: 'cancelled' }));
+      expect([expired.parts[0]!.metadata?.approval?.state, expired.parts[0]!.state]).toEqual(['expired', 'started']);
+      const unoffered = run(answer({ outcome: 'selected', optionId: 'maybe' }));
+      expect([unoffered.parts[0]!.metadata?.approval?.state, errorCode(unoffered.parts[0])]).toEqual(['denied', 'denied']);
+      expect(unoffered.diagnostics.map((d) => d.code)).toEqual(['unclear_permission_answer']);
+      expect(approved.diagnostics).toEqual([]);
+    }
+    // v2: the session's work cancelled while the request waits: it expires, and the call is cancelled.
+    const cancelled = read(lines([...init(2), start(2), request(2), up('s', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' })]));
+    expect([cancelled.parts[0]!.metadata?.approval?.state, errorCode(cancelled.parts[0])]).toEqual(['expired', 'cancelled']);
+    // A late answer to it is not applied (control: answered before the cancel, it resolves).
+    const late = read(lines([...init(2), start(2), request(2), up('s', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' }), answer({ outcome: 'selected', optionId: 'yes' })]));
+    expect(late.parts[0]!.metadata?.approval?.state).toBe('expired');
+  });
+
   it('one call under two session ids is one part when the agent links the sessions; unlinked sessions stay apart (control)', () => {
     const spawn = up('P', { sessionUpdate: 'subagent_spawned', subagentSessionId: 'C', _meta: { claudeCode: { parentToolUseId: 'a1' } } });
     const frames = [
@@ -245,5 +284,89 @@ describe('v1 client extensions and the rules around them', () => {
     ]));
     expect(r.diagnostics.map((d) => [d.code, d.message.startsWith('2 session updates of kind future_update')])).toEqual([['unknown_session_update', true]]);
     expect((r.parts[0]!.metadata?.acp as Obj).meta).toEqual({ 'vendor.example/trace': { id: 7 } });
+  });
+});
+
+describe('substance of other agents\' calls (metadata.files, command, search, plan)', () => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+  it.each(CASES)('%s: every edit/write has metadata.files with ops, every bash metadata.command with the exit its terminal said, every plan metadata.plan', (c) => {
+    const r = read(fixture(c));
+    const terminals = terminalsIn(framesOf(c));
+    const counts = { files: 0, commands: 0, plans: 0, searches: 0 };
+    for (const p of r.parts) {
+      const m = p.metadata ?? {};
+      if (p.kind === 'file_edit' || p.kind === 'file_write') {
+        expect(m.files?.length, p.id).toBeGreaterThan(0);
+        for (const f of m.files!) expect(['create', 'modify', 'delete', 'rename'], p.id).toContain(f.operation);
+        counts.files++;
+      }
+      if (p.kind === 'bash') {
+        expect(m.command?.command, p.id).toBeTruthy();
+        const t = terminals.get(p.id);
+        if (t?.exit !== undefined) expect(m.command!.exitCode, p.id).toBe(t.exit);
+        counts.commands++;
+      }
+      if (p.kind === 'todo') {
+        expect(m.plan?.entries.length, p.id).toBeGreaterThan(0);
+        counts.plans++;
+      }
+      if (m.search) counts.searches++;
+    }
+    console.log(`[acp substance] ${c}: ${r.parts.length} parts, ${counts.files} with files, ${counts.commands} with command, ${counts.plans} with plan, ${counts.searches} with search`);
+    expect(counts.files + counts.commands + counts.plans, c).toBeGreaterThan(0);
+  });
+
+  it('v1 diffs give the diff of the texts as given; a creation has oldText null', () => {
+    const parts = byId(read(fixture('peer-v1-plain')).parts);
+    expect(parts.get('toolu_mock003_0')!.metadata?.files).toEqual([{ path: '/home/user/demo-claude/work-full/sample.txt', operation: 'modify', oldText: 'world', newText: 'there', stats: { added: 1, removed: 1 }, diff: '--- /home/user/demo-claude/work-full/sample.txt\n+++ /home/user/demo-claude/work-full/sample.txt\n@@ -1 +1 @@\n-world\n\\ No newline at end of file\n+there\n\\ No newline at end of file\n' }]);
+    expect(parts.get('toolu_mock004_0')!.metadata?.files).toMatchObject([{ path: '/home/user/demo-claude/work-full/new.txt', operation: 'create', oldText: null, newText: 'alpha\nbeta\n', stats: { added: 2, removed: 0 } }]);
+    // Grep through claude-agent-acp is ACP kind search: its pattern and directory.
+    expect(parts.get('toolu_mock005_0')!.metadata?.search).toEqual({ pattern: 'there', path: '/home/user/demo-claude/work-full' });
+  });
+
+  it('v2 diffs: changes give the ops, the git patch each file\'s section; locations of an edit no diff names are files too, a read\'s are not (control)', () => {
+    const patch = 'diff --git /w/a.ts /w/a.ts\n--- /w/a.ts\n+++ /w/a.ts\n@@ -1 +1 @@\n-a\n+b\ndiff --git /w/b.ts /w/b.ts\nnew file mode 100644\n--- /dev/null\n+++ /w/b.ts\n@@ -0,0 +1 @@\n+c\n';
+    const r = read(lines([
+      ...init(2),
+      up('s', { sessionUpdate: 'tool_call_update', toolCallId: 'e1', title: 'Edit', kind: 'edit', status: 'completed', locations: [{ path: '/w/a.ts' }, { path: '/w/c.ts' }], content: [{ type: 'diff', changes: [{ operation: 'modify', path: '/w/a.ts' }, { operation: 'add', path: '/w/b.ts' }, { operation: 'move', oldPath: '/w/d.ts', path: '/w/e.ts' }], patch: { format: 'git_patch', text: patch } }] }),
+      up('s', { sessionUpdate: 'tool_call_update', toolCallId: 'r1', title: 'Read', kind: 'read', status: 'completed', locations: [{ path: '/w/a.ts' }] }),
+    ]));
+    const p = byId(r.parts);
+    expect(p.get('e1')!.metadata?.files).toEqual([
+      { path: '/w/a.ts', operation: 'modify', diff: 'diff --git /w/a.ts /w/a.ts\n--- /w/a.ts\n+++ /w/a.ts\n@@ -1 +1 @@\n-a\n+b\n', stats: { added: 1, removed: 1 } },
+      { path: '/w/b.ts', operation: 'create', diff: 'diff --git /w/b.ts /w/b.ts\nnew file mode 100644\n--- /dev/null\n+++ /w/b.ts\n@@ -0,0 +1 @@\n+c\n', stats: { added: 1, removed: 0 } },
+      { path: '/w/e.ts', operation: 'rename', from: '/w/d.ts' },
+      { path: '/w/c.ts', operation: 'modify' },
+    ]);
+    expect(p.get('r1')!.metadata?.files).toBeUndefined();
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it('the command comes from the input, else the v2 terminal, else an execute call\'s title; its exit from the terminal', () => {
+    const r = read(lines([
+      ...init(2),
+      up('s', { sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'Run tests', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'x' }] }),
+      up('s', { sessionUpdate: 'terminal_update', terminalId: 'x', command: 'npm test', cwd: '/w', output: { data: b64('1 failed\n') } }),
+      up('s', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed' }),
+      up('s', { sessionUpdate: 'terminal_update', terminalId: 'x', exitStatus: { exitCode: 1 } }),
+      up('s', { sessionUpdate: 'tool_call_update', toolCallId: 't2', title: 'git status', kind: 'execute', status: 'completed' }),
+    ]));
+    const p = byId(r.parts);
+    expect(p.get('t1')!.metadata?.command).toEqual({ command: 'npm test', cwd: '/w', exitCode: 1 });
+    expect(errorCode(p.get('t1'))).toBe('exit_nonzero');
+    expect(p.get('t2')!.metadata?.command).toEqual({ command: 'git status' });
+    // The end event itself carries the exit: the call's end waited for its terminal.
+    const failed = r.events.find((e) => e.partId === 't1' && e.type === 'tool.failed') as { error?: { code?: string } } | undefined;
+    expect(failed?.error?.code).toBe('exit_nonzero');
+  });
+
+  it('toolnorm\'s own frames keep the metadata they carry, nothing added; the same frames without _meta.toolnorm (control) gain the substance', async () => {
+    const { encodeParts } = await import('../../src/acp/encoder.js');
+    const bash: NormalizedToolPart = { id: 'b1', name: 'Bash', kind: 'bash', title: 'ls', input: { command: 'ls' }, state: 'complete', output: { text: 'a\n' }, metadata: { provider: 'claude', rawType: 'tool_use:Bash' } };
+    const frames = encodeParts('s', [bash]).map((f) => ({ jsonrpc: '2.0', method: 'session/update', params: f }));
+    expect(read(lines(frames)).parts).toEqual([bash]);
+    const stripped = frames.map((f) => { const u = { ...(f.params.update as unknown as Obj) }; delete u._meta; return { ...f, params: { ...f.params, update: u } }; });
+    expect(read(lines(stripped)).parts[0]!.metadata?.command).toEqual({ command: 'ls' });
   });
 });

@@ -18,6 +18,9 @@ export interface CallFacts {
 /** The display terminal of a call: the output a client shows and how the command ended. */
 export interface TerminalState {
   data: string;
+  /** The command and directory the terminal says it runs (v1 `terminal_info`, v2 `terminal_update`). */
+  command?: string;
+  cwd?: string;
   exitCode?: number | null;
   signal?: string;
   exited?: true;
@@ -105,6 +108,9 @@ export function nextTerminal(prev: TerminalState | undefined, meta: Obj): Termin
   const exit = obj(meta.terminal_exit);
   if (!output && !delta && !exit && !obj(meta.terminal_info)) return prev;
   const next: TerminalState = { ...(prev ?? { data: '' }) };
+  const info = obj(meta.terminal_info);
+  if (nonEmpty(info?.command)) next.command = info!.command as string;
+  if (nonEmpty(info?.cwd)) next.cwd = info!.cwd as string;
   if (output && typeof output.data === 'string') next.data = output.data;
   if (delta && typeof delta.data === 'string') next.data += delta.data;
   if (exit) applyExit(next, exit.exit_code, exit.signal);

@@ -1,14 +1,14 @@
 // `--from acp`: ACP session/update traffic (JSON-RPC lines or bare params) as a fourth input
 // provider. Each frame is merged like a client would, and the change in the decoded part becomes
 // ToolEvents, so ACP input goes through the same reducer as every other provider.
-import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolMetadata } from '../../contract/index.js';
+import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolApproval, type ToolMetadata } from '../../contract/index.js';
 import type { AdapterDefinition, InputPosition } from '../types.js';
 import { EventEmitterFor, parseObjectLine } from '../shared/emit.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
-import { appendContent, isToolUpdate, mergeFrame, partOf, updateParamsOf, type MergedCall } from '../../acp/decode.js';
+import { appendContent, applyTerminalUpdate, isToolUpdate, mergeFrame, partOf, updateParamsOf, versionOf, type MergedCall } from '../../acp/decode.js';
 import { ms, nonEmpty, obj, type Obj } from '../../fields.js';
 import { timeField } from '../shared/time.js';
-import { applyExit, type TerminalState } from './extensions.js';
+import type { TerminalState } from './extensions.js';
 import { planOf } from './plans.js';
 import { isAcpTraffic, sniffAcp } from './sniff.js';
 
@@ -22,6 +22,49 @@ const UNKNOWN_KINDS = 100;
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
+/** One call as the adapter knows it: the merged frames, and the part its events describe so far. */
+interface Call {
+  merged: MergedCall;
+  part: NormalizedToolPart;
+  /** Its `_meta.toolnorm` did not describe a valid part: read as another agent's call. */
+  foreign?: true;
+}
+
+/** ACP permission option kinds that refuse (`reject_once`, `reject_always`). */
+const isReject = (kind: unknown) => typeof kind === 'string' && kind.startsWith('reject');
+
+/** A permission request as a pending approval: the options offered, v2's title and description. */
+function requestedApproval(params: Obj, options: Obj[]): ToolApproval {
+  const offered = options.flatMap((o) => {
+    const id = nonEmpty(o.optionId);
+    if (!id) return [];
+    return [{ id, ...(typeof o.name === 'string' ? { name: o.name } : {}), ...(typeof o.kind === 'string' ? { kind: o.kind } : {}) }];
+  });
+  const reason = nonEmpty(params.description);
+  const title = nonEmpty(params.title);
+  return { state: 'pending', source: 'user', ...(reason ? { reason } : {}), ...(offered.length ? { options: offered } : {}), ...(title ? { detail: { title } } : {}) };
+}
+
+/**
+ * The client's answer: an `allow_*` option approves, a `reject_*` one denies, `cancelled` (the
+ * turn was cancelled, or the prompt dismissed) leaves it unanswered. ACP says an option that was
+ * not offered, an outcome it does not define, or an error answer is no approval: denied, with the
+ * reason in `problem`.
+ */
+function answerOf(m: Obj, options: Obj[]): { approval: ToolApproval; problem?: string } {
+  const outcome = obj(obj(m.result)?.outcome);
+  if (outcome?.outcome === 'cancelled') return { approval: { state: 'expired', source: 'user' } };
+  const optionId = nonEmpty(outcome?.optionId);
+  const withId = optionId ? { optionId } : {};
+  if (outcome?.outcome !== 'selected') {
+    const problem = 'error' in m ? 'is a JSON-RPC error' : `has outcome ${JSON.stringify(outcome?.outcome ?? null)}, which ACP does not define`;
+    return { approval: { state: 'denied', source: 'user', ...withId, detail: { outcome: outcome ?? obj(m.error) ?? null } }, problem };
+  }
+  const chosen = options.find((o) => o.optionId === optionId);
+  if (!chosen) return { approval: { state: 'denied', source: 'user', ...withId }, problem: `names option ${JSON.stringify(outcome.optionId ?? null)}, which the request did not offer` };
+  return { approval: { state: isReject(chosen.kind) ? 'denied' : 'approved', source: 'user', ...withId } };
+}
+
 export const acpAdapter: AdapterDefinition = {
   id: 'acp',
   provider: 'acp',
@@ -33,7 +76,7 @@ export const acpAdapter: AdapterDefinition = {
     const clock: () => number | undefined = options.clock ?? (() => undefined);
     /** Keys of calls forgotten while still open: a later frame for one is late, not "before its tool_call". */
     const forgotten = new BoundedSet<string>(ACP_CALLS_KEPT * 10);
-    const calls = new BoundedMap<string, { merged: MergedCall; part: NormalizedToolPart; foreign?: true }>(ACP_CALLS_KEPT, (key, call) => {
+    const calls = new BoundedMap<string, Call>(ACP_CALLS_KEPT, (key, call) => {
       if (call.part.state === 'complete' || call.part.state === 'error') return;
       forgotten.add(key);
       out.diagnostic('evicted_call', `call ${call.part.id} of session ${call.merged.sessionId} was still open when more than ${ACP_CALLS_KEPT} newer calls had come; it is forgotten, its part keeps its last known state, and a frame for it later is reported as late`, undefined, { partId: call.part.id });
@@ -41,6 +84,8 @@ export const acpAdapter: AdapterDefinition = {
     const terminal: string[] = [];
     /** JSON-RPC id of a permission request → the call it is about. */
     const permissions = new BoundedMap<string | number, { key: string; options: Obj[] }>(PERMISSIONS_KEPT);
+    /** Call key → the id of its permission request still waiting for an answer. */
+    const awaiting = new BoundedMap<string, string | number>(PERMISSIONS_KEPT);
 
     const emitTransition = (key: string, sessionId: string, prev: NormalizedToolPart | undefined, part: NormalizedToolPart, pos: InputPosition) => {
       const env = (at: number | undefined) => ({ sessionId, partId: part.id, at, pos });
@@ -102,24 +147,41 @@ export const acpAdapter: AdapterDefinition = {
       return own;
     };
 
-    /** What the adapter adds to a decoded part: the approval exchange, the child session's parent. */
+    /** What the adapter adds to a decoded part: the child session's parent, an AIR task's state. */
     const decorate = (merged: MergedCall, part: NormalizedToolPart, prevPart: NormalizedToolPart | undefined, extraMeta?: ToolMetadata): NormalizedToolPart => {
       let metadata: ToolMetadata | undefined = part.metadata;
       const add = (m: ToolMetadata) => { metadata = { ...(metadata ?? {}), ...m }; };
       if (extraMeta) add(extraMeta);
-      else if (prevPart?.metadata?.approval && !metadata?.approval) add({ approval: prevPart.metadata.approval });
+      // Set by an earlier frame of another kind (a task update): the call's own frames do not say it again.
+      if (prevPart?.metadata?.task && !metadata?.task) add({ task: prevPart.metadata.task });
+      if (prevPart?.metadata?.plan && !metadata?.plan && !Object.keys(merged.toolnorm).length) add({ plan: prevPart.metadata.plan });
       const link = children.get(merged.sessionId);
       if (link?.callId && !metadata?.parentId && link.callId !== merged.toolCallId) add({ parentId: link.callId });
       if (prevPart?.metadata?.childSessionId && !metadata?.childSessionId) add({ childSessionId: prevPart.metadata.childSessionId });
       return metadata === part.metadata ? part : ({ ...part, metadata } as NormalizedToolPart);
     };
 
+    /**
+     * v2 calls whose end is held back: a terminal's text and exit come after the call's last
+     * update (toolnorm's own frames and claude-agent-acp's both send them so), and the end event
+     * must carry them. Held until the terminal exits, or the next frame about anything else.
+     */
+    const held = new Set<string>();
+    const showsTerminal = (m: MergedCall) => Array.isArray(m.fields.content) && (m.fields.content as unknown[]).some((c) => obj(c)?.type === 'terminal');
+    const isEnded = (p: NormalizedToolPart) => p.state === 'complete' || p.state === 'error';
+
     /** Recomputes a known call's part after `merged` changed, and emits the change. */
-    const commit = (key: string, prev: { merged: MergedCall; part: NormalizedToolPart; foreign?: true } | undefined, merged: MergedCall, pos: InputPosition, extraMeta?: ToolMetadata, toolCallId = merged.toolCallId) => {
+    const commit = (key: string, prev: Call | undefined, merged: MergedCall, pos: InputPosition, extraMeta?: ToolMetadata, toolCallId = merged.toolCallId, release = false) => {
+      held.delete(key);
       // `_meta.toolnorm` is only trusted while the part it describes keeps the contract; once it
       // does not, the call is read like any other agent's frames from then on.
       let foreign = prev?.foreign;
       let part = partOf(foreign ? { ...merged, toolnorm: {} } : merged);
+      if (!release && v2() && prev && !isEnded(prev.part) && isEnded(part) && showsTerminal(merged) && !merged.terminal?.exited) {
+        held.add(key);
+        calls.set(key, { ...prev, merged });
+        return;
+      }
       if (!foreign && Object.keys(merged.toolnorm).length) {
         const issues = issuesOfNormalizedToolPart(part);
         if (issues.length) {
@@ -185,12 +247,19 @@ export const acpAdapter: AdapterDefinition = {
       commit(key, prev, { ...prev.merged, terminal: change(prev.merged.terminal ?? { data: '' }) }, pos);
     };
 
-    const decode64 = (s: unknown) => (typeof s === 'string' ? Buffer.from(s, 'base64').toString('utf8') : '');
-
     const applyPlan = (sessionId: string, update: Obj, pos: InputPosition) => {
       const plan = planOf(update);
       if (!plan) {
         out.diagnostic('malformed_frame', `line ${pos.line}: ${String(update.sessionUpdate)} without a plan; it is not applied`, pos);
+        return;
+      }
+      // A plan named by a call's id is that call's plan (toolnorm's v2 frames send a to-do part's
+      // entries so): our own calls already carry it in `_meta.toolnorm`; another agent's gets it
+      // as `metadata.plan`, and no second part.
+      const callAt = resolveKey(sessionId, plan.planId);
+      const owner = calls.get(callAt);
+      if (owner) {
+        if (!Object.keys(owner.merged.toolnorm).length && plan.plan) commit(callAt, owner, owner.merged, pos, { plan: plan.plan });
         return;
       }
       const key = callKey(sessionId, `plan:${plan.planId}`);
@@ -198,7 +267,7 @@ export const acpAdapter: AdapterDefinition = {
       if (prev?.state === 'complete' && !plan.done) plans.delete(key);
       const before = plans.get(key);
       const id = before ? before.id : prev ? `${sessionId}/plan:${plan.planId}/${pos.line}` : `${sessionId}/plan:${plan.planId}`;
-      const base = { id, name: 'plan', kind: 'todo' as const, title: plan.title, input: plan.input, metadata: { provider: 'acp' as const, rawType: `acp:${String(update.sessionUpdate)}` } };
+      const base = { id, name: 'plan', kind: 'todo' as const, title: plan.title, input: plan.input, metadata: { provider: 'acp' as const, rawType: `acp:${String(update.sessionUpdate)}`, ...(plan.plan ? { plan: plan.plan } : {}) } };
       const part = (plan.done ? { ...base, state: 'complete', output: { text: plan.text } } : { ...base, state: 'running' }) as NormalizedToolPart;
       plans.set(key, part);
       emitTransition(key, sessionId, before, part, pos);
@@ -218,6 +287,13 @@ export const acpAdapter: AdapterDefinition = {
     const cancelOpen = (sessionId: string, pos: InputPosition) => {
       for (const [key, c] of [...calls.entries()]) {
         if (c.merged.sessionId !== sessionId || c.part.state === 'complete' || c.part.state === 'error') continue;
+        // A request still waiting for its answer is over with the work it was about.
+        const request = awaiting.get(key);
+        if (request !== undefined) {
+          awaiting.delete(key);
+          permissions.delete(request);
+          out.emit('tool.approval.resolved', { sessionId: c.merged.sessionId, partId: c.part.id, at: clock(), pos }, { approval: { state: 'expired', source: 'user', reason: 'the session\'s work was cancelled before the request was answered' } });
+        }
         commit(key, c, mergeFrame(c.merged, sessionId, { sessionUpdate: 'tool_call_update', toolCallId: c.merged.toolCallId, status: 'cancelled' }, { v2: true }), pos);
       }
     };
@@ -276,14 +352,8 @@ export const acpAdapter: AdapterDefinition = {
         if (!prev || !key) return applyUpdate(s, { sessionUpdate: 'tool_call_update', toolCallId: u.toolCallId, content: [u.content] }, pos);
         commit(key, prev, appendContent(prev.merged, u.content), pos);
       },
-      terminal_update: (s, u, pos) => applyTerminal(s, u, pos, (t) => {
-        const next = { ...t };
-        if (obj(u.output)) next.data = decode64(obj(u.output)!.data);
-        const exit = obj(u.exitStatus);
-        if (exit) applyExit(next, exit.exitCode, exit.signal);
-        return next;
-      }),
-      terminal_output_chunk: (s, u, pos) => applyTerminal(s, u, pos, (t) => ({ ...t, data: t.data + decode64(u.data) })),
+      terminal_update: (s, u, pos) => applyTerminal(s, u, pos, (t) => applyTerminalUpdate(t, u)),
+      terminal_output_chunk: (s, u, pos) => applyTerminal(s, u, pos, (t) => applyTerminalUpdate(t, u)),
       plan: applyPlan,
       plan_update: applyPlan,
       plan_removed: 'none',
@@ -306,8 +376,6 @@ export const acpAdapter: AdapterDefinition = {
       compaction_update: 'none', compaction_summary_chunk: 'none',
       session_message: 'none', session_message_chunk: 'none',
     };
-    /** Kinds only v2 sends: seeing one (without `initialize`) makes the stream v2. */
-    const V2_ONLY = new Set(['tool_call_content_chunk', 'terminal_update', 'terminal_output_chunk', 'state_update', 'user_message', 'agent_message', 'agent_thought']);
 
     const permissionToolCall = (params: Obj): Obj | undefined => {
       // v1: `toolCall`; v2: `subject: {type: "tool_call", toolCall}`.
@@ -319,6 +387,19 @@ export const acpAdapter: AdapterDefinition = {
       return obj(params.toolCall);
     };
 
+    /** Ends the held calls, but the one whose terminal this update is about. */
+    const releaseHeld = (p: { sessionId: string; update: Obj } | undefined, pos: InputPosition) => {
+      if (!held.size) return;
+      const terminalId = p && (p.update.sessionUpdate === 'terminal_update' || p.update.sessionUpdate === 'terminal_output_chunk') && typeof p.update.terminalId === 'string' ? p.update.terminalId : undefined;
+      const keep = terminalId !== undefined ? terminalCall(p!.sessionId, terminalId) : undefined;
+      for (const key of [...held]) {
+        const c = calls.get(key);
+        if (key === keep) continue;
+        held.delete(key);
+        if (c) commit(key, c, c.merged, pos, undefined, c.merged.toolCallId, true);
+      }
+    };
+
     return {
       line(text, pos) {
         lastPos = pos;
@@ -328,15 +409,15 @@ export const acpAdapter: AdapterDefinition = {
         if (m.method === 'initialize' || (obj(m.result) && typeof obj(m.result)!.protocolVersion === 'number')) {
           const pv = m.method === 'initialize' ? obj(m.params)?.protocolVersion : obj(m.result)!.protocolVersion;
           // The answer's version is the one both sides use; the request's until it comes.
-          if (pv === 1 || pv === 2) version = pv;
-          else if (typeof pv === 'number') out.diagnostic('unknown_protocol_version', `line ${pos.line}: ACP protocolVersion ${pv}; frames are read as ${version ?? 1}`, pos);
+          if (pv !== 1 && pv !== 2 && typeof pv === 'number') out.diagnostic('unknown_protocol_version', `line ${pos.line}: ACP protocolVersion ${pv}; frames are read as ${version ?? 1}`, pos);
+          version = versionOf(version, m);
           return;
         }
         const p = updateParamsOf(m);
+        releaseHeld(p, pos);
         if (p) {
           const kind = typeof p.update.sessionUpdate === 'string' ? p.update.sessionUpdate : '(none)';
-          if (version === undefined && V2_ONLY.has(kind)) version = 2;
-          if (version === undefined && kind === 'tool_call') version = 1;
+          version = versionOf(version, m);
           const handler = Object.hasOwn(UPDATES, kind) ? UPDATES[kind]! : undefined;
           // An empty id names no session: the contract's sessionId has at least one character.
           if (p.sessionId === '' && typeof handler === 'function') return out.malformed(text, 'session/update with an empty sessionId', pos);
@@ -356,23 +437,28 @@ export const acpAdapter: AdapterDefinition = {
             return;
           }
           const options = (Array.isArray(params.options) ? params.options : []).map((o) => obj(o) ?? {});
-          const approval = { requested: true, ...(typeof params.title === 'string' ? { title: params.title } : {}), options: options.map((o) => ({ optionId: o.optionId, kind: o.kind, name: o.name })) };
-          applyUpdate(params.sessionId, { ...toolCall, sessionUpdate: 'tool_call_update' }, pos, { approval });
-          if (m.id !== undefined) permissions.set(m.id as string | number, { key: resolveKey(params.sessionId, toolCall.toolCallId), options });
+          applyUpdate(params.sessionId, { ...toolCall, sessionUpdate: 'tool_call_update' }, pos);
+          const key = resolveKey(params.sessionId, toolCall.toolCallId);
+          const call = calls.get(key);
+          if (!call) return;
+          out.emit('tool.approval.requested', { sessionId: call.merged.sessionId, partId: call.part.id, at: clock(), pos }, { approval: requestedApproval(params, options) });
+          if (m.id !== undefined) {
+            permissions.set(m.id as string | number, { key, options });
+            awaiting.set(key, m.id as string | number);
+          }
           return;
         }
-        if ('result' in m && m.id !== undefined && permissions.has(m.id as string | number)) {
+        if (('result' in m || 'error' in m) && m.id !== undefined && permissions.has(m.id as string | number)) {
           const req = permissions.get(m.id as string | number)!;
           permissions.delete(m.id as string | number);
-          const outcome = obj(obj(m.result)?.outcome);
-          const chosen = req.options.find((o) => o.optionId === outcome?.optionId);
+          awaiting.delete(req.key);
           const call = calls.get(req.key);
           if (!call) return;
-          const decision = outcome?.outcome === 'cancelled' ? 'cancelled' : typeof chosen?.kind === 'string' && chosen.kind.startsWith('reject') ? 'rejected' : 'allowed';
-          const approval = { ...(obj(call.part.metadata?.approval) ?? {}), decision, optionId: outcome?.optionId };
+          const answer = answerOf(m, req.options);
+          if (answer.problem) out.diagnostic('unclear_permission_answer', `line ${pos.line}: the answer to the permission request for ${call.part.id} ${answer.problem}; ACP says such an answer is no approval, so it is read as denied`, pos, { partId: call.part.id });
+          out.emit('tool.approval.resolved', { sessionId: call.merged.sessionId, partId: call.part.id, at: clock(), pos }, { approval: answer.approval });
           // A refused call fails as `denied`, whatever text the agent reports its failure with.
-          const merged = decision === 'rejected' ? { ...call.merged, denied: true as const } : call.merged;
-          commit(req.key, call, merged, pos, { approval });
+          if (answer.approval.state === 'denied') commit(req.key, call, { ...call.merged, denied: true as const }, pos);
           return;
         }
         // Other ACP traffic (prompts, responses) carries no tool calls; anything else
@@ -383,10 +469,11 @@ export const acpAdapter: AdapterDefinition = {
         // What the end decides is reported at the last line read.
         const pos = lastPos;
         if (!pos) return;
+        releaseHeld(undefined, pos);
         // A refused call the agent never reported on is over: it fails as denied.
         for (const [key, c] of [...calls.entries()]) {
           if (!c.merged.denied || c.part.state === 'complete' || c.part.state === 'error') continue;
-          commit(key, c, mergeFrame(c.merged, c.merged.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: c.merged.toolCallId, status: 'failed' }), pos);
+          commit(key, c, mergeFrame(c.merged, c.merged.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: c.merged.toolCallId, status: 'failed' }, { v2: v2() }), pos, undefined, c.merged.toolCallId, true);
         }
         closePlans(undefined, pos);
         for (const [kind, u] of unknownUpdates) {

@@ -71,9 +71,9 @@ export function answeredApproval(answer: Obj, requestId: string, at: number | un
 export function deniedApproval(line: Obj, at: number | undefined, askedUser: boolean): ToolApproval {
   const reasonType = str(line.decision_reason_type);
   const source = own(SOURCE_BY_REASON, reasonType) ?? reasonType ?? (askedUser ? 'user' : 'policy');
-  return approval('denied', source, at, str(line.decision_reason) ?? str(line.message), {
-    message: str(line.message), decisionReasonType: reasonType,
-  });
+  const reason = str(line.decision_reason) ?? str(line.message);
+  // The message returned to the model, when it is not already the reason.
+  return approval('denied', source, at, reason, { message: reason === line.message ? undefined : str(line.message), decisionReasonType: reasonType });
 }
 
 /**

@@ -96,6 +96,14 @@ describe('metadata.command', () => {
     expect(t1.title).not.toBe('Show the readme');
     expect(meta(byId(r.parts, 't2')).command).toEqual({ command: 'exit 3', cwd: '/repo', description: 'Fail', exitCode: 3 });
     expect(meta(byId(r.parts, 't3')).command).toEqual({ command: 'sleep 9', cwd: '/repo', description: 'Wait', background: true });
+    // Its status comes later, with the task's notification.
+    const notified = run([
+      init(),
+      useMsg('t3', 'Bash', { command: 'sleep 9', description: 'Wait', run_in_background: true }),
+      resultMsg('t3', 'Command running in background with ID: b1.', { isError: false, structured: { stdout: '', stderr: '', interrupted: false, backgroundTaskId: 'b1' } }),
+      { type: 'system', subtype: 'task_notification', task_id: 'b1', tool_use_id: 't3', status: 'completed', output_file: '', summary: 'Background command "Wait" completed (exit code 2)', session_id: SID },
+    ]);
+    expect(meta(byId(notified.parts, 't3')).command).toEqual({ command: 'sleep 9', cwd: '/repo', description: 'Wait', background: true, exitCode: 2 });
     // A background shell's reader is still titled by what the model said the command is for.
     expect(byId(r.parts, 't4').title).toBe('Reading output of "Wait"');
     for (const p of r.parts) expect(isNormalizedToolPart(p), p.id).toBe(true);

@@ -365,6 +365,10 @@ export class CallTracker {
       }
       this.adoptChildren(taskId, toolId, at, pos);
     }
+    // A background command's status comes only with its notification: `… completed (exit code N)`.
+    const background = call.substance?.command;
+    const exit = background?.background && subtype === 'task_notification' ? BACKGROUND_EXIT.exec(str(line.summary) ?? '') : null;
+    if (background && exit) metadata.command = call.substance!.command = { ...background, exitCode: Number(exit[1]) };
     this.out.emit('tool.updated', this.env(call, at, pos), { metadata });
   }
 
@@ -445,6 +449,9 @@ export class CallTracker {
     if (!call.terminal) this.out.emit('tool.progress', this.env(call, at, pos), body);
   }
 }
+
+/** The end of a background command's notification summary (2.1.332). */
+const BACKGROUND_EXIT = /\(exit code (-?\d+)\)\s*$/;
 
 /** Denial texts that name a person's answer (the rest are rules, modes and Claude's checks). */
 const USER_DENIAL = /^The user doesn't want to|^User rejected tool use/;

@@ -142,6 +142,21 @@ describe('metadata.search', () => {
     expect(meta(byId(r.parts, 't3')).search).toEqual({ pattern: 'hello', path: '/repo', matches: 1 });
   });
 
+  it('Glob without a structured result (subagent transcripts): the paths of its text, one per line', () => {
+    const r = run([
+      init(),
+      useMsg('t1', 'Glob', { pattern: '*.txt' }),
+      resultMsg('t1', 'sample.txt\nnew.txt'),
+      useMsg('t2', 'Glob', { pattern: '*.md' }),
+      resultMsg('t2', 'No files found'),
+      useMsg('t3', 'Glob', { pattern: '**/*.py' }),
+      resultMsg('t3', '/srv/a.py\n(Results are truncated. Consider using a more specific path or pattern.)'),
+    ]);
+    expect(meta(byId(r.parts, 't1')).search).toEqual({ pattern: '*.txt', path: '/repo', paths: ['/repo/sample.txt', '/repo/new.txt'] });
+    expect(meta(byId(r.parts, 't2')).search).toEqual({ pattern: '*.md', path: '/repo' });
+    expect(meta(byId(r.parts, 't3')).search).toEqual({ pattern: '**/*.py', path: '/repo', paths: ['/srv/a.py'] });
+  });
+
   it('WebSearch names its query, WebFetch its URL', () => {
     const r = run([init(), useMsg('t1', 'WebSearch', { query: 'vitest' }), useMsg('t2', 'WebFetch', { url: 'https://example.org/a', prompt: 'x' })]);
     expect(meta(byId(r.parts, 't1')).search).toEqual({ query: 'vitest' });

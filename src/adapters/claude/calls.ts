@@ -314,7 +314,7 @@ export class CallTracker {
       this.out.emit('tool.failed', env, failed);
       return;
     }
-    const more = resultSubstance(call.spec, structured, call.input, call.substance, this.substanceContext(call.sessionId, call.cwd));
+    const more = resultSubstance(call.spec, structured, call.input, call.substance, this.substanceContext(call.sessionId, call.cwd), () => resultText(block.content));
     if (more) {
       metadata = Object.assign(metadata ?? {}, more);
       this.rememberSubjects(call, more.plan);

@@ -22,6 +22,8 @@ interface SubstanceSpec {
   input(input: Obj, ctx: SubstanceContext): Substance | undefined;
   /** A successful structured result (`tool_use_result` / `toolUseResult`); the input's substance is `prior`. */
   result?(structured: Obj, input: Obj, prior: Substance | undefined, ctx: SubstanceContext): Substance | undefined;
+  /** A successful result with no structured form (subagent transcripts of 2.1.39 and later): its text. */
+  resultText?(text: string, prior: Substance | undefined, ctx: SubstanceContext): Substance | undefined;
 }
 
 /** Paths listed in `metadata.search.paths`, at most (the contract's bound). */
@@ -232,6 +234,16 @@ function globResult(structured: Obj, _input: Obj, prior: Substance | undefined, 
   return prior?.search ? foundPaths(prior.search, structured, ctx, num(structured.totalMatches) ?? num(structured.numFiles)) : undefined;
 }
 
+/** Glob's text lines that are not paths: its empty answer and its truncation note. */
+const GLOB_NOTES = [/^No files found$/, /^\(Results are truncated\b/];
+
+/** Glob's text result is one path per line (absolute in 2.1.3x and before, relative to the cwd in 2.1.332). */
+function globText(text: string, prior: Substance | undefined, ctx: SubstanceContext): Substance | undefined {
+  if (!prior?.search) return undefined;
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '' && !GLOB_NOTES.some((r) => r.test(l.trim())));
+  return lines.length ? foundPaths(prior.search, { filenames: lines }, ctx, undefined) : undefined;
+}
+
 function grepResult(structured: Obj, _input: Obj, prior: Substance | undefined, ctx: SubstanceContext): Substance | undefined {
   if (!prior?.search) return undefined;
   // Lines for `content`, matches for `count`, files otherwise: what the mode counted.
@@ -282,7 +294,7 @@ const SUBSTANCE: ReadonlyMap<ToolSpec, SubstanceSpec> = new Map<ToolSpec, Substa
   [TOOL_TABLE.Write!, { input: writeInput, result: writeResult }],
   [TOOL_TABLE.NotebookEdit!, { input: notebookInput, result: notebookResult }],
   [TOOL_TABLE.Bash!, { input: bashInput, result: bashResult }],
-  [TOOL_TABLE.Glob!, { input: globInput, result: globResult }],
+  [TOOL_TABLE.Glob!, { input: globInput, result: globResult, resultText: globText }],
   [TOOL_TABLE.Grep!, { input: globInput, result: grepResult }],
   [TOOL_TABLE.WebSearch!, { input: webSearchInput }],
   [TOOL_TABLE.web_search!, { input: webSearchInput }],
@@ -302,9 +314,13 @@ export function inputSubstance(spec: ToolSpec | undefined, input: unknown, ctx: 
 }
 
 /** What a successful result adds to (or corrects in) the input's substance; undefined when nothing. */
-export function resultSubstance(spec: ToolSpec | undefined, structured: unknown, input: unknown, prior: Substance | undefined, ctx: SubstanceContext): Substance | undefined {
+export function resultSubstance(spec: ToolSpec | undefined, structured: unknown, input: unknown, prior: Substance | undefined, ctx: SubstanceContext, text?: () => string | undefined): Substance | undefined {
   const s = spec && SUBSTANCE.get(spec);
+  if (!s) return undefined;
   const o = obj(structured);
-  return s?.result && o ? s.result(o, asObj(input), prior, ctx) : undefined;
+  if (o) return s.result?.(o, asObj(input), prior, ctx);
+  if ((structured !== undefined && structured !== null) || !s.resultText) return undefined;
+  const t = text?.();
+  return t ? s.resultText(t, prior, ctx) : undefined;
 }
 

@@ -125,8 +125,12 @@ describe('errors', () => {
       extra: { tool_result_meta: [{ id: 't1', non_execution_kind: 'user-rejected', permission_decision: { decision: 'reject', source: 'config' } }] },
     }, [{ type: 'system', subtype: 'permission_denied', tool_name: 'WebFetch', tool_use_id: 't1', message: 'Claude requested permissions to use WebFetch, but you haven\'t granted it yet.', session_id: SID }]);
     expect(err(denied)!.code).toBe('denied');
-    expect(meta(denied).approval).toMatchObject({ decision: 'reject', source: 'config', message: expect.stringContaining('WebFetch') });
-    expect(err(fail('Edit', {}, 'The user doesn\'t want to proceed with this tool use. The tool use was rejected.', { structured: 'User rejected tool use' }))!.code).toBe('denied');
+    // system/permission_denied answers first (no decision_reason_type, nobody asked: policy); the result's reject repeats it.
+    expect(meta(denied).approval).toMatchObject({ state: 'denied', source: 'policy', reason: expect.stringContaining('WebFetch') });
+    const rejected = fail('Edit', {}, 'The user doesn\'t want to proceed with this tool use. The tool use was rejected.', { structured: 'User rejected tool use' });
+    expect(err(rejected)!.code).toBe('denied');
+    // Known from its text only: still a typed, answered approval, a person's.
+    expect(meta(rejected).approval).toMatchObject({ state: 'denied', source: 'user' });
     // The permission_denied message alone decides, whatever the text.
     expect(err(fail('Bash', {}, 'blocked', {}, [{ type: 'system', subtype: 'permission_denied', tool_use_id: 't1', message: 'no', session_id: SID }]))!.code).toBe('denied');
     // Transcript form: toolDenialKind on the result line.
@@ -177,8 +181,9 @@ describe('partial messages', () => {
     expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.input.delta', 'tool.input.delta', 'tool.updated', 'tool.completed']);
     expect(r.events[0]).toMatchObject({ name: 'Bash', title: 'Running command', input: {} });
     expect(r.events.slice(1, 3).map((e) => (e as { delta: string }).delta).join('')).toBe(json);
-    expect(r.events[3]).toMatchObject({ input: full, title: 'Say hi' });
-    expect(byId(r.parts, 't1')).toMatchObject({ state: 'complete', title: 'Say hi', input: full });
+    // The command makes the title; the model's description goes beside it in metadata.command.
+    expect(r.events[3]).toMatchObject({ input: full, title: 'echo hi', metadata: { command: { command: 'echo hi', description: 'Say hi' } } });
+    expect(byId(r.parts, 't1')).toMatchObject({ state: 'complete', title: 'echo hi', input: full });
   });
 
   it('re-splits a streamed MCP name when the complete frame brings tool_use_meta', () => {
@@ -339,7 +344,7 @@ describe('transcripts and subagents', () => {
     ]);
     const p = byId(r.parts, 't1');
     expect(p).toMatchObject({ title: 'Reading a.ts', state: 'complete', output: { text: '1\tx', structured: { type: 'text', file: { filePath: '/repo/a.ts', content: 'x' } } } });
-    expect(meta(p).approval).toEqual({ decision: 'accept', source: 'config', reasonType: 'rule', ruleSource: 'cliArg' });
+    expect(meta(p).approval).toEqual({ state: 'approved', source: 'policy', at: Date.parse('2026-01-01T00:00:01Z'), detail: { decision: 'accept', decider: 'config', reasonType: 'rule', ruleSource: 'cliArg' } });
   });
 
   it('links 1.0.x inline sidechains to their Task by prompt and parentUuid chain', () => {

@@ -1,5 +1,6 @@
 // The declarative tool table: kinds for every documented tool, aliases, titles, MCP names.
 import { describe, expect, it } from 'vitest';
+import { commandItemTitle } from '../../src/adapters/shared/command-title.js';
 import { identify, KNOWN_TOOL_NAMES, TOOL_TABLE } from '../../src/adapters/claude/tools.js';
 import { splitMcpName } from '../../src/adapters/shared/mcp-names.js';
 import { relPath } from '../../src/adapters/claude/paths.js';
@@ -61,8 +62,11 @@ describe('tool table', () => {
     expect(identify('Agent', { description: 'Inspect files', prompt: '…' }, ctx).title).toBe('Inspect files');
   });
 
-  it('titles Bash with its description, else the first command line cut at 80 characters', () => {
-    expect(identify('Bash', { command: 'ls', description: 'List files' }, ctx).title).toBe('List files');
+  it('titles Bash with its command by the shared rule, never with its description; a long command is cut at 80 characters', () => {
+    // The description would have been the title before; now the command is, parsed like Codex's.
+    expect(identify('Bash', { command: 'ls', description: 'List files' }, ctx).title).toBe('Listing files');
+    expect(identify('Bash', { command: 'cat README.md', description: 'Show the readme' }, ctx).title).toBe(commandItemTitle('cat README.md', ctx.cwd));
+    expect(identify('Bash', { command: 'cat README.md', description: 'Show the readme' }, ctx).title).toBe('Reading README.md');
     expect(identify('Bash', { command: 'npm test\necho done' }, ctx).title).toBe('npm test');
     const long = `echo ${'x'.repeat(200)}`;
     const t = identify('Bash', { command: long }, ctx).title;

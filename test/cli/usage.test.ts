@@ -100,7 +100,7 @@ describe('a piped stdin is the input when no FILE is named', () => {
   it('normalize reads it', () => {
     const r = sh(`cat ${DEMO} | ${TOOLNORM} normalize`);
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toContain('"title":"Print greeting and list files"');
+    expect(r.stdout.split('\n')[0]).toContain('"title":"Listing files"');
     expect(r.stderr).not.toContain('demo');
   });
 
@@ -131,7 +131,7 @@ describe('demo mode (no FILE, stdin a terminal)', () => {
   it('says on stderr, in one line, that the output is the shipped demo session', () => {
     const r = inTerminal('normalize');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('"title":"Print greeting and list files"');
+    expect(r.stdout).toContain('"title":"Listing files"');
     const lines = r.terminal.split(/\r?\n/).filter(Boolean);
     expect(lines).toEqual([expect.stringMatching(/^toolnorm normalize: demo: no FILE and stdin is a terminal, so this is a recorded Claude Code session shipped with toolnorm/)]);
   });
@@ -139,7 +139,7 @@ describe('demo mode (no FILE, stdin a terminal)', () => {
   it('--quiet leaves the note out, and nothing else is printed', () => {
     const r = inTerminal('normalize --quiet');
     expect([r.code, r.terminal]).toEqual([0, '']);
-    expect(r.stdout).toContain('"title":"Print greeting and list files"');
+    expect(r.stdout).toContain('"title":"Listing files"');
   });
 });
 

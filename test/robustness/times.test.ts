@@ -84,9 +84,19 @@ async function run(provider: string, text: string, name: string): Promise<Run> {
   return { code: r.code, parts: r.lines as NormalizedToolPart[], diagnostics: err as unknown as Run['diagnostics'], summary };
 }
 
-const withoutTiming = (p: NormalizedToolPart) => ({ ...p, timing: undefined });
+// An approval's `at` / `requestedAt` are provider times too (the line's), so they move with them.
+const approvalTimes = (p: NormalizedToolPart, f: (t: number) => number | undefined): NormalizedToolPart => {
+  const a = p.metadata?.approval;
+  if (!a) return p;
+  const moved = { ...a, at: a.at === undefined ? undefined : f(a.at), requestedAt: a.requestedAt === undefined ? undefined : f(a.requestedAt) };
+  if (moved.at === undefined) delete moved.at;
+  if (moved.requestedAt === undefined) delete moved.requestedAt;
+  return { ...p, metadata: { ...p.metadata, approval: moved } };
+};
+const withoutTiming = (p: NormalizedToolPart) => ({ ...approvalTimes(p, () => undefined), timing: undefined });
 const codes = (r: Run) => r.diagnostics.map((d) => d.code).sort();
-const shifted = (p: NormalizedToolPart, ms: number): NormalizedToolPart => {
+const shifted = (p0: NormalizedToolPart, ms: number): NormalizedToolPart => {
+  const p = approvalTimes(p0, (t) => t - ms);
   if (!p.timing) return p;
   const t = { ...p.timing };
   if (typeof t.startedAt === 'number') t.startedAt -= ms;

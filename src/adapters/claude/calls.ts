@@ -1,7 +1,7 @@
 // The tool calls of one input, by provider tool-use id (which is also the part id): when they
 // start, refine, link to their subagent parent, pick up task and permission detail, and end.
 // Every state change goes out as a ToolEvent; the shared reducer builds the parts.
-import type { ToolError, ToolKind, ToolMetadata, TruncationNote } from '../../contract/index.js';
+import type { ToolApproval, ToolError, ToolKind, ToolMetadata, TruncationNote } from '../../contract/index.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
@@ -10,6 +10,8 @@ import type { McpName } from '../shared/mcp-names.js';
 import { buildOutput, resultText } from './output.js';
 import { MAX_WAITING_AGENTS, SubagentLinks } from './subagents.js';
 import { taskFields } from './tasks.js';
+import { answeredApproval, decidedApproval, deniedApproval, requestedApproval } from './approvals.js';
+import { inputSubstance, resultSubstance, type Substance, type SubstanceContext } from './substance.js';
 import { identify, type IdentityContext, type ToolSpec } from './tools.js';
 import { num, obj, type Obj, str } from '../../fields.js';
 
@@ -31,7 +33,12 @@ export interface Call {
   childSessionId?: string;
   task?: Obj;
   denied?: boolean;
-  approval?: Obj;
+  /** Where its approval stands: asked (`pending`), or answered (`resolved`, said once). */
+  approval?: 'pending' | 'resolved';
+  /** The input as given (complete once inputFinal), for what its result adds to its substance. */
+  input: unknown;
+  /** What the input showed it would do (metadata.files / command / search / plan). */
+  substance?: Substance;
   /** Characters of `bash_progress.fullOutput` already streamed. */
   streamed?: number;
 }
@@ -89,7 +96,12 @@ export class CallTracker {
   private readonly taskDescriptions = new BoundedMap<string, string>(10_000);
   /** Task info and denials that arrived before their call. */
   private readonly pendingTask = new BoundedMap<string, Obj>(10_000);
-  private readonly pendingDenial = new BoundedMap<string, Obj>(10_000);
+  private readonly pendingDenial = new BoundedMap<string, ToolApproval>(10_000);
+  private readonly pendingRequest = new BoundedMap<string, ToolApproval>(10_000);
+  /** control_request id → tool-use id, to match the host's control_response. */
+  private readonly requests = new BoundedMap<string, string>(10_000);
+  /** Task* entry subjects by session and task id: TaskUpdate names only the id. */
+  private readonly taskSubjects = new BoundedMap<string, string>(10_000);
 
   constructor(private readonly out: EventEmitterFor, private readonly sessionOf: (sessionId: string) => SessionView) {}
 
@@ -107,6 +119,22 @@ export class CallTracker {
   private titleContext(sessionId: string, cwd: string | undefined, mcpMetaTool: string | undefined): IdentityContext {
     const info = this.sessionOf(sessionId);
     return { cwd: cwd ?? info.cwd, mcpServers: info.mcpServers, taskDescription: this.taskDescription, mcpMetaTool };
+  }
+
+  private substanceContext(sessionId: string, cwd: string | undefined): SubstanceContext {
+    return { cwd: cwd ?? this.sessionOf(sessionId).cwd, taskSubject: (id) => this.taskSubjects.get(`${sessionId}\u0000${id}`) };
+  }
+
+  /** The input's substance, remembered on the call; a TaskCreate/TaskUpdate subject is remembered for later updates. */
+  private inputSubstance(call: Call, input: unknown): Substance | undefined {
+    const substance = inputSubstance(call.spec, input, this.substanceContext(call.sessionId, call.cwd));
+    call.substance = substance;
+    return substance;
+  }
+
+  private rememberSubjects(call: Call, plan: Substance['plan']): void {
+    if (!plan?.partial) return;
+    for (const e of plan.entries) if (e.id) this.taskSubjects.set(`${call.sessionId}\u0000${e.id}`, e.content);
   }
 
   private env(call: Call, at: number | undefined, pos?: InputPosition) {
@@ -128,7 +156,7 @@ export class CallTracker {
     const call: Call = {
       id, sessionId: frame.sessionId, rawName, spec: identity.spec, mcp: identity.mcp, kind: identity.kind, title: identity.title, inputFinal: how.final,
       terminal: false, startedAt: frame.at, cwd: frame.cwd || undefined, parentId: undefined, childSessionId: undefined, task: undefined, denied: undefined,
-      approval: undefined, streamed: undefined,
+      approval: undefined, input, substance: undefined, streamed: undefined,
     };
     const metadata: ToolMetadata = { provider: 'claude', rawType: `${blockType}:${rawName}` };
     if (frame.cwd) metadata.cwd = frame.cwd;
@@ -157,13 +185,8 @@ export class CallTracker {
       metadata.task = task;
       if (task.type === 'local_agent' && str(task.taskId)) call.childSessionId = metadata.childSessionId = String(task.taskId);
     }
-    const denial = this.pendingDenial.get(id);
-    if (denial) {
-      this.pendingDenial.delete(id);
-      call.denied = true;
-      call.approval = denial;
-      metadata.approval = denial;
-    }
+    const substance = this.inputSubstance(call, input);
+    if (substance) Object.assign(metadata, substance);
     this.calls.set(id, call);
     if (how.frameUuid) {
       const last = this.recentFrames[(this.recentAt + RECENT_FRAMES - 1) % RECENT_FRAMES];
@@ -175,13 +198,38 @@ export class CallTracker {
     }
     if (call.kind === 'subagent') this.agents.rememberTask(id, obj(input)?.prompt);
     this.out.emit('tool.started', this.env(call, frame.at, frame.pos), { name: identity.name, kind: identity.kind, title: identity.title, input, metadata });
+    this.rememberSubjects(call, substance?.plan);
+    // Permission traffic seen before its call (the host's prompt, a denial) follows its start.
+    const request = this.pendingRequest.get(id);
+    if (request) {
+      this.pendingRequest.delete(id);
+      call.approval = 'pending';
+      this.out.emit('tool.approval.requested', this.env(call, frame.at, frame.pos), { approval: request });
+    }
+    const denial = this.pendingDenial.get(id);
+    if (denial) {
+      this.pendingDenial.delete(id);
+      this.resolve(call, denial, frame.at, frame.pos);
+    }
+  }
+
+  /** The approval was answered: said once per call (later forms repeat the same decision). */
+  private resolve(call: Call, approval: ToolApproval, at: number | undefined, pos?: InputPosition): void {
+    if (approval.state === 'denied') call.denied = true;
+    if (call.approval === 'resolved') return;
+    call.approval = 'resolved';
+    this.out.emit('tool.approval.resolved', this.env(call, at, pos), { approval });
   }
 
   /** The complete input arrived (after streamed fragments): new input, and a better title. */
   refine(call: Call, input: unknown, at: number | undefined, pos?: InputPosition, metaTool?: string): void {
     call.inputFinal = true;
+    call.input = input;
     const identity = identify(call.rawName, input, this.titleContext(call.sessionId, call.cwd, metaTool));
     const body: { input: unknown; title?: string; name?: string; metadata?: ToolMetadata } = { input };
+    const substance = this.inputSubstance(call, input);
+    if (substance) body.metadata = { ...substance };
+    this.rememberSubjects(call, substance?.plan);
     if (identity.title !== call.title) {
       call.title = identity.title;
       body.title = identity.title;
@@ -190,7 +238,7 @@ export class CallTracker {
     if (identity.mcp && (identity.mcp.server !== call.mcp?.server || identity.mcp.tool !== call.mcp?.tool)) {
       call.mcp = identity.mcp;
       body.name = identity.name;
-      body.metadata = { mcp: identity.mcp };
+      body.metadata = { ...body.metadata, mcp: identity.mcp };
     }
     if (call.kind === 'subagent') this.agents.rememberTask(call.id, obj(input)?.prompt);
     this.out.emit('tool.updated', this.env(call, at, pos), body);
@@ -220,7 +268,7 @@ export class CallTracker {
   }
 
   /** A tool_result block: the part completes or fails. */
-  finish(id: string, block: Obj, structured: unknown, permission: { approval?: Obj; denied: boolean }, frame: Frame, frameUuid?: string): void {
+  finish(id: string, block: Obj, structured: unknown, permission: { decisions: readonly unknown[]; denialKind?: string; denied: boolean }, frame: Frame, frameUuid?: string): void {
     const call = this.calls.get(id);
     if (!call) {
       if (!this.firstReport(frameUuid, id)) return; // the same orphan result in a repeated frame
@@ -236,10 +284,8 @@ export class CallTracker {
     // Bodies are built field by field (no spreads of optional pieces, no key counting): this runs
     // once per call, and most calls have no metadata to add.
     let metadata: ToolMetadata | undefined;
-    if (call.approval || permission.approval) {
-      const approval = { ...(call.approval ?? {}), ...(permission.approval ?? {}) };
-      if (Object.keys(approval).length) (metadata ??= {}).approval = approval;
-    }
+    const decided = decidedApproval(permission.decisions, frame.at, permission.denialKind);
+    if (decided) this.resolve(call, decided, frame.at, frame.pos);
     const env = this.env(call, frame.at, frame.pos);
     const elapsed = elapsedOf(structured) ?? (frame.at !== undefined && call.startedAt !== undefined && frame.at >= call.startedAt ? frame.at - call.startedAt : undefined);
 
@@ -251,7 +297,16 @@ export class CallTracker {
       } else {
         const c = classifyFailure({ text: resultText(block.content), structured, denied: call.denied === true || permission.denied, shell: call.spec?.shell === true });
         error = c.error;
-        if (c.exitCode !== undefined) (metadata ??= {}).exitCode = c.exitCode;
+        // A denial known only from its text (no decision on the line) is still an answered approval:
+        // a person's when the text says so or one was asked, else Claude's own checks (policy).
+        if (error.code === 'denied' && call.approval !== 'resolved') {
+          const byUser = call.approval === 'pending' || USER_DENIAL.test(error.message);
+          this.resolve(call, deniedApproval({ message: error.message }, frame.at, byUser), frame.at, frame.pos);
+        }
+        if (c.exitCode !== undefined) {
+          (metadata ??= {}).exitCode = c.exitCode;
+          if (call.substance?.command) metadata.command = { ...call.substance.command, exitCode: c.exitCode };
+        }
       }
       const failed: { error: ToolError; elapsedMs?: number; metadata?: ToolMetadata } = { error };
       if (elapsed !== undefined) failed.elapsedMs = elapsed;
@@ -259,12 +314,17 @@ export class CallTracker {
       this.out.emit('tool.failed', env, failed);
       return;
     }
+    const more = resultSubstance(call.spec, structured, call.input, call.substance, this.substanceContext(call.sessionId, call.cwd), () => resultText(block.content));
+    if (more) {
+      metadata = Object.assign(metadata ?? {}, more);
+      this.rememberSubjects(call, more.plan);
+    }
     const { output, notes } = buildOutput({ content: block.content, structured, textFromStructuredContent: call.spec?.textFromStructuredContent === true });
     if (notes.length) (metadata ??= {}).truncated = notes as TruncationNote[];
     // A background shell's id, for the titles of the calls that read or stop it (BashOutput,
     // KillShell): transcripts carry no task_started, the Bash result names the id.
     const backgroundId = call.spec?.shell ? str(obj(structured)?.backgroundTaskId) ?? backgroundIdIn(block.content) : undefined;
-    if (backgroundId && !this.taskDescriptions.get(backgroundId)) this.taskDescriptions.set(backgroundId, call.title);
+    if (backgroundId && !this.taskDescriptions.get(backgroundId)) this.taskDescriptions.set(backgroundId, call.substance?.command?.description ?? call.title);
     const agentId = str(obj(structured)?.agentId);
     if (call.kind === 'subagent' && agentId) {
       if (call.childSessionId !== agentId) {
@@ -305,37 +365,65 @@ export class CallTracker {
       }
       this.adoptChildren(taskId, toolId, at, pos);
     }
+    // A background command's status comes only with its notification: `… completed (exit code N)`.
+    const background = call.substance?.command;
+    const exit = background?.background && subtype === 'task_notification' ? BACKGROUND_EXIT.exec(str(line.summary) ?? '') : null;
+    if (background && exit) metadata.command = call.substance!.command = { ...background, exitCode: Number(exit[1]) };
     this.out.emit('tool.updated', this.env(call, at, pos), { metadata });
   }
 
-  /** `system/permission_denied`: the call is denied, whatever its result text says. */
+  /** `system/permission_denied` (or a result's `permission_denials[]` entry): the call is denied, whatever its result text says. */
   deny(line: Obj, at: number | undefined, pos: InputPosition): void {
     const id = str(line.tool_use_id);
     if (!id) return;
-    const approval: Obj = { decision: 'deny' };
-    if (str(line.message)) approval.message = line.message;
-    if (str(line.decision_reason_type)) approval.reasonType = line.decision_reason_type;
-    if (str(line.decision_reason)) approval.reason = line.decision_reason;
     const call = this.calls.get(id);
     if (!call) {
-      this.pendingDenial.set(id, approval);
+      if (!this.pendingDenial.get(id)) this.pendingDenial.set(id, deniedApproval(line, at, this.pendingRequest.get(id) !== undefined));
       return;
     }
-    call.denied = true;
-    call.approval = { ...(call.approval ?? {}), ...approval };
-    if (!call.terminal) this.out.emit('tool.updated', this.env(call, at, pos), { metadata: { approval: call.approval } });
+    this.resolve(call, deniedApproval(line, at, call.approval === 'pending'), at, pos);
   }
 
-  /** SDK `control_request` `can_use_tool`: the harness asked for permission. */
-  approvalRequested(request: Obj, at: number | undefined, pos: InputPosition): void {
+  /** `result.permission_denials[]`: denials the run reports at its end; a call left open by one ends denied. */
+  denials(list: readonly unknown[], at: number | undefined, pos: InputPosition): void {
+    for (const raw of list) {
+      const d = obj(raw);
+      const id = str(d?.tool_use_id);
+      const call = id ? this.calls.get(id) : undefined;
+      if (!d || !call) continue;
+      // An ended call said its denial with its failure; a resolution now would come after its
+      // part was printed. One still open ends here, denied.
+      if (call.terminal) continue;
+      this.resolve(call, deniedApproval(d, at, call.approval === 'pending'), at, pos);
+      call.terminal = true;
+      this.out.emit('tool.failed', this.env(call, at, pos), { error: { message: `Permission to use ${call.rawName} was denied`, code: 'denied' } });
+    }
+  }
+
+  /** SDK `control_request` `can_use_tool`: the host is asked for permission; the call waits. */
+  approvalRequested(request: Obj, requestId: string | undefined, at: number | undefined, pos: InputPosition): void {
     const id = str(request.tool_use_id);
+    if (!id) return;
+    if (requestId) this.requests.set(requestId, id);
+    const approval = requestedApproval(request, requestId, at);
+    const call = this.calls.get(id);
+    if (!call) {
+      this.pendingRequest.set(id, approval);
+      return;
+    }
+    if (call.terminal || call.approval) return;
+    call.approval = 'pending';
+    this.out.emit('tool.approval.requested', this.env(call, at, pos), { approval });
+  }
+
+  /** The host's `control_response` to a `can_use_tool` request, when the recording has that side. */
+  approvalAnswered(requestId: string, answer: Obj, at: number | undefined, pos: InputPosition): void {
+    const id = this.requests.get(requestId);
     const call = id ? this.calls.get(id) : undefined;
-    if (!call || call.terminal) return;
-    const approval: Obj = { ...(call.approval ?? {}), requested: true };
-    if (str(request.decision_reason)) approval.reason = request.decision_reason;
-    if (str(request.blocked_path)) approval.blockedPath = request.blocked_path;
-    call.approval = approval;
-    this.out.emit('tool.updated', this.env(call, at, pos), { metadata: { approval } });
+    const approval = answeredApproval(answer, requestId, at);
+    if (!call || !approval) return;
+    this.requests.delete(requestId);
+    this.resolve(call, approval, at, pos);
   }
 
   /** Assistant frames withdrawn by the harness (`supersedes`, refusal fallbacks): their open calls never run. */
@@ -362,20 +450,11 @@ export class CallTracker {
   }
 }
 
-/** `permission_decision` (stream-json) / `permissionDecision` (transcript) → metadata.approval. */
-export function approvalOf(...decisions: unknown[]): Obj | undefined {
-  for (const d of decisions) {
-    const o = obj(d);
-    if (!o || !str(o.decision)) continue;
-    const out: Obj = { decision: o.decision };
-    if (str(o.source)) out.source = o.source;
-    const reasonType = str(o.reason_type) ?? str(o.reasonType);
-    if (reasonType) out.reasonType = reasonType;
-    if (str(o.ruleSource)) out.ruleSource = o.ruleSource;
-    return out;
-  }
-  return undefined;
-}
+/** The end of a background command's notification summary (2.1.332). */
+const BACKGROUND_EXIT = /\(exit code (-?\d+)\)\s*$/;
+
+/** Denial texts that name a person's answer (the rest are rules, modes and Claude's checks). */
+const USER_DENIAL = /^The user doesn't want to|^User rejected tool use/;
 
 /** Provider-reported duration in a structured result (Task, Glob, WebFetch, WebSearch). */
 function elapsedOf(structured: unknown): number | undefined {

@@ -8,7 +8,7 @@
 import { EventEmitterFor, parseJsonLine } from '../shared/emit.js';
 import { durationField, timeField, toEpochMs } from '../shared/time.js';
 import type { Adapter, AdapterOptions, AdapterSink, InputPosition } from '../types.js';
-import { CallTracker, approvalOf, type Frame } from './calls.js';
+import { CallTracker, type Frame } from './calls.js';
 import { normalizeServerName } from '../shared/mcp-names.js';
 import { resultText } from './output.js';
 import type { SubagentLinks } from './subagents.js';
@@ -34,7 +34,7 @@ interface PartialBlock {
 const QUIET_TYPES = new Set([
   'summary', 'file-history-snapshot', 'queue-operation', 'attachment', 'tools-used', 'atis-latch', 'cost-state', 'last-prompt',
   'custom-title', 'agent-name', 'tag', 'mode', 'pr-link', 'rate_limit_event', 'auth_status', 'prompt_suggestion', 'conversation_reset',
-  'tool_use_summary', 'keep_alive', 'control_response', 'control_cancel_request', 'result',
+  'tool_use_summary', 'keep_alive', 'control_cancel_request',
 ]);
 
 const TOOL_USE_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
@@ -85,6 +85,8 @@ export class ClaudeReader implements Adapter {
     ['tool_progress', (l, p) => this.onToolProgress(l, p)],
     ['progress', (l, p) => this.onProgress(l, p)],
     ['control_request', (l, p) => this.onControlRequest(l, p)],
+    ['control_response', (l, p) => this.onControlResponse(l, p)],
+    ['result', (l, p) => this.onResult(l, p)],
   ]);
   private readonly tracker: CallTracker;
   private readonly agents: SubagentLinks;
@@ -313,9 +315,10 @@ export class ClaudeReader implements Adapter {
         continue;
       }
       const meta = metaById?.get(id);
-      const approval = approvalOf(meta?.permission_decision, single ? line.permissionDecision : undefined);
-      const denied = meta?.non_execution_kind === 'user-rejected' || (single && typeof line.toolDenialKind === 'string') || approval?.decision === 'reject' || approval?.decision === 'deny';
-      this.tracker.finish(id, block, structured, { approval, denied }, frame, uuid);
+      const decisions = [meta?.permission_decision, single ? line.permissionDecision : undefined];
+      const denialKind = str(meta?.non_execution_kind) ?? (single ? str(line.toolDenialKind) : undefined);
+      const denied = denialKind === 'user-rejected' || decisions.some((d) => obj(d)?.decision === 'reject' || obj(d)?.decision === 'deny');
+      this.tracker.finish(id, block, structured, { decisions, denialKind, denied }, frame, uuid);
     }
   }
 
@@ -345,7 +348,20 @@ export class ClaudeReader implements Adapter {
 
   private onControlRequest(line: Obj, pos: InputPosition): void {
     const request = obj(line.request);
-    if (request?.subtype === 'can_use_tool') this.tracker.approvalRequested(request, this.timeOf(line), pos);
+    if (request?.subtype === 'can_use_tool') this.tracker.approvalRequested(request, str(line.request_id), this.timeOf(line), pos);
+  }
+
+  /** The host's answer: `{response: {subtype: 'success', request_id, response: {behavior, message?}}}`. */
+  private onControlResponse(line: Obj, pos: InputPosition): void {
+    const response = obj(line.response);
+    const requestId = str(response?.request_id);
+    const answer = obj(response?.response);
+    if (requestId && answer && response?.subtype === 'success') this.tracker.approvalAnswered(requestId, answer, this.timeOf(line), pos);
+  }
+
+  /** The turn's end: only its `permission_denials[]` concern tool calls. */
+  private onResult(line: Obj, pos: InputPosition): void {
+    if (Array.isArray(line.permission_denials) && line.permission_denials.length) this.tracker.denials(line.permission_denials, this.timeOf(line), pos);
   }
 
   // ---- streaming and progress ------------------------------------------------------------

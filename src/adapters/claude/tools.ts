@@ -8,6 +8,7 @@ import { mcpIntentKind, mcpTitle } from '../shared/mcp.js';
 import { capitalize, commandTitle, domainOf, usableTitle, words } from '../../present/titles.js';
 import { isMcpName, splitMcpName, wholeMcpName, type McpName } from '../shared/mcp-names.js';
 import { relPath } from './paths.js';
+import { commandItemTitle } from '../shared/command-title.js';
 import { num, str } from '../../fields.js';
 
 export type Input = Record<string, unknown>;
@@ -93,7 +94,8 @@ function toolSearchTitle(input: Input): string | undefined {
 /** Every Claude Code tool named in docs/providers/claude.md#tool-names, plus the Messages-API server tools. */
 export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
   // Shell and shell management → bash.
-  Bash: { kind: 'bash', shell: true, aliases: ['PowerShell'], fallback: 'Running command', title: (i) => usableTitle(i.description) ?? (str(i.command) ? clip(String(i.command)) : undefined) },
+  // The command makes the title, by the one rule every provider shares; the model's description goes to metadata.command.
+  Bash: { kind: 'bash', shell: true, aliases: ['PowerShell'], fallback: 'Running command', title: (i, c) => (str(i.command)?.trim() ? commandItemTitle(i.command, c.cwd) : undefined) },
   BashOutput: { kind: 'bash', aliases: ['TaskOutput'], fallback: 'Reading background output', title: (i, c) => { const r = backgroundRef(i, c); return r ? `Reading output of ${r}` : undefined; } },
   KillBash: { kind: 'bash', aliases: ['KillShell', 'TaskStop'], fallback: 'Stopping background task', title: (i, c) => { const r = backgroundRef(i, c); return r ? `Stopping ${r}` : undefined; } },
   Monitor: { kind: 'bash', shell: true, fallback: 'Monitoring command', title: (i) => usableTitle(i.description) ?? (str(i.command) ? `Monitoring ${clip(String(i.command), 60)}` : undefined) },

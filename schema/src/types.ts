@@ -6,6 +6,7 @@ export * from './error.js';
 export * from './timing.js';
 export * from './compression.js';
 export * from './executor.js';
+export * from './substance.js';
 export * from './metadata.js';
 export * from './output.js';
 export * from './part.js';

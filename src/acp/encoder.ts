@@ -5,7 +5,7 @@
 // A part that wrote `metadata.plan` is also followed by a `plan` update with the session's whole
 // plan, and a part waiting for an approval (`metadata.approval.state` pending) is `pending`.
 import type { AcpSessionUpdateParams, AcpToolCall, AcpToolCallUpdate, AcpToolnormMeta, NormalizedToolPart } from '../contract/index.js';
-import { acpPlanEntries, mergePlan, type SessionPlan } from './plan.js';
+import { acpPlanEntries, nextPlan, type SessionPlan } from './plan.js';
 import { OwnedMap } from '../collections/persistent-map.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import type { PartRecord } from '../events/state.js';
@@ -223,12 +223,12 @@ export class AcpEncoder {
   private withPlan(sessionId: string, part: NormalizedToolPart, frames: AcpFrame[]): AcpFrame[] {
     const plan = part.metadata?.plan;
     if (!plan || part.state === 'error') return frames;
-    const prev = this.plans.get(sessionId);
-    const next = mergePlan(prev, plan);
+    const next = nextPlan(this.plans.get(sessionId), part.id, plan);
+    if (!next) return frames;
     const entries = acpPlanEntries(next.entries);
     const json = JSON.stringify([entries, plan.explanation]);
-    if (prev?.sent === json) return frames;
     this.plans.set(sessionId, { ...next, sent: json });
+    if (next.sent === json) return frames;
     const toolnorm = { partId: part.id, ...(plan.explanation ? { explanation: plan.explanation } : {}) };
     return [...frames, { sessionId, update: { sessionUpdate: 'plan', entries, _meta: { toolnorm } } }];
   }

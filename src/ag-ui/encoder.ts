@@ -15,7 +15,7 @@
 import type { NormalizedToolPart, ToolEvent } from '../contract/index.js';
 import type { StreamEncoder, StreamEncoderFactory } from '../pipeline/encoder.js';
 import { resultContent } from './content.js';
-import { mergePlan, type SessionPlan } from '../acp/plan.js';
+import { nextPlan, type SessionPlan } from '../acp/plan.js';
 import { EventType, type AgUiEvent, type AgUiMessage, type AgUiOptions, type AgUiToolCall } from './types.js';
 
 export { resultContent };
@@ -191,10 +191,11 @@ export class AgUiEncoder implements StreamEncoder {
   private planActivity(t: Thread, part: NormalizedToolPart, call: Call, at: number | undefined): void {
     const plan = part.metadata?.plan;
     if (!plan || part.state === 'error') return;
-    const next = mergePlan(t.plan, plan);
+    const next = nextPlan(t.plan, part.id, plan);
+    if (!next) return;
     const json = JSON.stringify([next.entries, plan.explanation]);
-    if (json === t.plan?.sent) return;
     t.plan = { ...next, sent: json };
+    if (json === next.sent) return;
     const content = { toolCallId: part.id, entries: next.entries, ...(plan.explanation ? { explanation: plan.explanation } : {}) };
     this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: `${t.id}:plan`, activityType: PLAN_ACTIVITY, content, replace: true, ...this.inLane(call), ...time(at) });
   }

@@ -17,12 +17,12 @@ import { CWD, SUBSTANCE_NDJSON, substanceParts } from '../helpers/substance.js';
 type Update = Record<string, unknown> & { sessionUpdate: string; toolCallId?: string };
 type Frame = { sessionId: string; update: Update };
 
-function framesOf(acpVersion: 1 | 2): Frame[] {
+function framesOf(acpVersion: 1 | 2, ndjson = SUBSTANCE_NDJSON): Frame[] {
   const out: Frame[] = [];
   const diagnostics: Diagnostic[] = [];
   const p = new NormalizePipeline(eventsAdapter, { to: 'acp', acpVersion, jsonRpc: false }, { output: (f) => out.push(JSON.parse(JSON.stringify(f)) as Frame), diagnostic: (d) => diagnostics.push(d) });
   p.beginFile('events');
-  for (const [i, l] of splitLines(SUBSTANCE_NDJSON).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: 'events' });
+  for (const [i, l] of splitLines(ndjson).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: 'events' });
   p.endFile('events');
   p.end();
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -98,6 +98,34 @@ describe('ACP v1 frames of typed substance', () => {
     const running = { ...substanceParts().find((p) => p.id === 'a1')!, state: 'running' as const };
     expect(held(JSON.parse(JSON.stringify(encodeParts('s', [running]))) as Frame[], 'a1').status).toBe('pending');
     expect(held(JSON.parse(JSON.stringify(encodeParts('s', [{ ...running, metadata: {} }]))) as Frame[], 'a1').status).toBe('in_progress');
+  });
+});
+
+describe('ACP plans over several todo calls', () => {
+  // By hand: a whole plan, then a partial one (Claude's TaskUpdate/TaskCreate shape) seen on the
+  // call's start and again on its completion, as a live stream shows it.
+  const env = (partId: string, at: number) => ({ sessionId: 's1', partId, at, source: { provider: 'claude' } });
+  const whole = { entries: [{ id: '1', content: 'Read the code', status: 'completed' }, { id: '2', content: 'Fix the bug', status: 'in_progress' }] };
+  const partial = { entries: [{ id: '2', content: 'Fix the bug', status: 'completed' }, { content: 'Ship it', status: 'pending' }], partial: true };
+  const events = [
+    { type: 'tool.started', ...env('t1', 1), name: 'TodoWrite', kind: 'todo', title: 'Plan', input: {}, metadata: { plan: whole } },
+    { type: 'tool.completed', ...env('t1', 2), output: { text: 'ok' } },
+    { type: 'tool.started', ...env('t2', 3), name: 'TaskUpdate', kind: 'todo', title: 'Plan', input: {}, metadata: { plan: partial } },
+    { type: 'tool.progress', ...env('t2', 4), message: 'working' },
+    { type: 'tool.completed', ...env('t2', 5), output: { text: 'ok' } },
+  ];
+  const ndjson = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+
+  it('a partial plan merges into the session plan by entry id, once however often its call is seen', () => {
+    const plans = framesOf(1, ndjson).filter((f) => f.update.sessionUpdate === 'plan').map((f) => (f.update.entries as { content: string; status: string }[]).map((e) => `${e.content}:${e.status}`));
+    expect(plans).toEqual([
+      ['Read the code:completed', 'Fix the bug:in_progress'],
+      ['Read the code:completed', 'Fix the bug:completed', 'Ship it:pending'],
+    ]);
+    // v2: the same plan id, so the second replaces the first.
+    const v2 = framesOf(2, ndjson);
+    expect(mergeV2(v2).plans.get('s1')).toHaveLength(3);
+    for (const f of v2) expect(officialAcpV2Errors(f)).toEqual([]);
   });
 });
 

@@ -1873,6 +1873,80 @@ export interface AcpToolCallUpdate {
   };
 }
 /**
+ * One ACP v1 PlanEntry.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "AcpPlanEntry".
+ */
+export interface AcpPlanEntry {
+  /**
+   * What is to be done.
+   */
+  content: string;
+  /**
+   * ACP requires one: the entry's own, else medium.
+   */
+  priority: 'high' | 'medium' | 'low';
+  /**
+   * ACP v1 PlanEntryStatus. v1 has no cancelled: a cancelled entry is completed, with `_meta.toolnorm.status` cancelled.
+   */
+  status: 'pending' | 'in_progress' | 'completed';
+  /**
+   * ACP `_meta` of a plan entry.
+   */
+  _meta?: {
+    /**
+     * What ACP v1 has no field for.
+     */
+    toolnorm: {
+      /**
+       * The entry was cancelled (v1 shows it completed).
+       */
+      status?: 'cancelled';
+      /**
+       * The provider's id for the entry.
+       */
+      id?: string;
+    };
+    [k: string]: unknown;
+  };
+}
+/**
+ * The session's plan, sent after a todo call that wrote `metadata.plan`.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "AcpPlan".
+ */
+export interface AcpPlan {
+  /**
+   * Update type.
+   */
+  sessionUpdate: 'plan';
+  /**
+   * The whole plan: the client replaces its plan with it.
+   */
+  entries: AcpPlanEntry[];
+  /**
+   * ACP `_meta` of a plan update.
+   */
+  _meta: {
+    /**
+     * What ACP v1 has no field for.
+     */
+    toolnorm: {
+      /**
+       * The todo call that wrote this plan.
+       */
+      partId: string;
+      /**
+       * Why the plan changed, when the model said.
+       */
+      explanation?: string;
+    };
+    [k: string]: unknown;
+  };
+}
+/**
  * Params of an ACP v1 `session/update` notification as toolnorm emits it.
  *
  * This interface was referenced by `ToolnormContract`'s JSON-Schema
@@ -1884,9 +1958,9 @@ export interface AcpSessionUpdateParams {
    */
   sessionId: string;
   /**
-   * The tool call update.
+   * A tool call update, or the plan a todo call wrote.
    */
-  update: AcpToolCall | AcpToolCallUpdate;
+  update: AcpToolCall | AcpToolCallUpdate | AcpPlan;
   /**
    * ACP extension point.
    */

@@ -4133,12 +4133,274 @@ func (v AcpToolCallUpdate) MarshalJSON() ([]byte, error) {
 	return encodeObject(plain(v), &acpToolCallUpdateShape, v.Unknown)
 }
 
+// AcpPlanEntry: One ACP v1 PlanEntry.
+type AcpPlanEntry struct {
+	// What is to be done.
+	Content string `json:"content"`
+
+	// ACP requires one: the entry's own, else medium.
+	Priority AcpPlanEntryPriority `json:"priority"`
+
+	// ACP v1 PlanEntryStatus. v1 has no cancelled: a cancelled entry is completed, with
+	// `_meta.toolnorm.status` cancelled.
+	Status AcpPlanEntryStatus `json:"status"`
+
+	// ACP `_meta` of a plan entry.
+	Meta *AcpPlanEntryMeta `json:"_meta,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var acpPlanEntryShape = objectShape{name: "AcpPlanEntry", consts: nil, known: []string{"content", "priority", "status", "_meta"}, required: []string{"content", "priority", "status"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *AcpPlanEntry) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &acpPlanEntryShape)
+	if err != nil {
+		return err
+	}
+	type plain AcpPlanEntry
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("AcpPlanEntry", err)
+	}
+	p.Unknown = extraMembers(members, &acpPlanEntryShape)
+	*v = AcpPlanEntry(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v AcpPlanEntry) MarshalJSON() ([]byte, error) {
+	type plain AcpPlanEntry
+	return encodeObject(plain(v), &acpPlanEntryShape, v.Unknown)
+}
+
+// AcpPlanEntryPriority: ACP requires one: the entry's own, else medium.
+type AcpPlanEntryPriority string
+
+// The values of AcpPlanEntryPriority.
+const (
+	AcpPlanEntryPriorityHigh   AcpPlanEntryPriority = "high"
+	AcpPlanEntryPriorityMedium AcpPlanEntryPriority = "medium"
+	AcpPlanEntryPriorityLow    AcpPlanEntryPriority = "low"
+)
+
+// Valid reports whether v is one of the values the schema lists.
+func (v AcpPlanEntryPriority) Valid() bool {
+	switch v {
+	case AcpPlanEntryPriorityHigh, AcpPlanEntryPriorityMedium, AcpPlanEntryPriorityLow:
+		return true
+	}
+	return false
+}
+
+// AcpPlanEntryStatus: ACP v1 PlanEntryStatus. v1 has no cancelled: a cancelled entry is completed,
+// with `_meta.toolnorm.status` cancelled.
+type AcpPlanEntryStatus string
+
+// The values of AcpPlanEntryStatus.
+const (
+	AcpPlanEntryStatusPending    AcpPlanEntryStatus = "pending"
+	AcpPlanEntryStatusInProgress AcpPlanEntryStatus = "in_progress"
+	AcpPlanEntryStatusCompleted  AcpPlanEntryStatus = "completed"
+)
+
+// Valid reports whether v is one of the values the schema lists.
+func (v AcpPlanEntryStatus) Valid() bool {
+	switch v {
+	case AcpPlanEntryStatusPending, AcpPlanEntryStatusInProgress, AcpPlanEntryStatusCompleted:
+		return true
+	}
+	return false
+}
+
+// AcpPlanEntryMeta: ACP `_meta` of a plan entry.
+type AcpPlanEntryMeta struct {
+	// What ACP v1 has no field for.
+	Toolnorm AcpPlanEntryToolnorm `json:"toolnorm"`
+
+	// Extra holds the keys the schema does not declare: this object is open.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+var acpPlanEntryMetaShape = objectShape{name: "AcpPlanEntryMeta", consts: nil, known: []string{"toolnorm"}, required: []string{"toolnorm"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *AcpPlanEntryMeta) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &acpPlanEntryMetaShape)
+	if err != nil {
+		return err
+	}
+	type plain AcpPlanEntryMeta
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("AcpPlanEntryMeta", err)
+	}
+	p.Extra = extraMembers(members, &acpPlanEntryMetaShape)
+	*v = AcpPlanEntryMeta(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the extra keys.
+func (v AcpPlanEntryMeta) MarshalJSON() ([]byte, error) {
+	type plain AcpPlanEntryMeta
+	return encodeObject(plain(v), &acpPlanEntryMetaShape, v.Extra)
+}
+
+// AcpPlanEntryToolnorm: What ACP v1 has no field for.
+type AcpPlanEntryToolnorm struct {
+	// The entry was cancelled (v1 shows it completed).
+	Status *string `json:"status,omitempty"`
+
+	// The provider's id for the entry.
+	ID *string `json:"id,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var acpPlanEntryToolnormShape = objectShape{name: "AcpPlanEntryToolnorm", consts: nil, known: []string{"status", "id"}, required: nil}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *AcpPlanEntryToolnorm) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &acpPlanEntryToolnormShape)
+	if err != nil {
+		return err
+	}
+	type plain AcpPlanEntryToolnorm
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("AcpPlanEntryToolnorm", err)
+	}
+	p.Unknown = extraMembers(members, &acpPlanEntryToolnormShape)
+	*v = AcpPlanEntryToolnorm(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v AcpPlanEntryToolnorm) MarshalJSON() ([]byte, error) {
+	type plain AcpPlanEntryToolnorm
+	return encodeObject(plain(v), &acpPlanEntryToolnormShape, v.Unknown)
+}
+
+// AcpPlan: The session's plan, sent after a todo call that wrote `metadata.plan`.
+//
+// As a variant of AcpSessionUpdate, its "sessionUpdate" is plan.
+type AcpPlan struct {
+	// The whole plan: the client replaces its plan with it.
+	Entries []AcpPlanEntry `json:"entries"`
+
+	// ACP `_meta` of a plan update.
+	Meta AcpPlanMeta `json:"_meta"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var acpPlanShape = objectShape{name: "AcpPlan", consts: [][2]string{{"sessionUpdate", `"plan"`}}, known: []string{"entries", "_meta"}, required: []string{"entries", "_meta"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *AcpPlan) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &acpPlanShape)
+	if err != nil {
+		return err
+	}
+	type plain AcpPlan
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("AcpPlan", err)
+	}
+	p.Unknown = extraMembers(members, &acpPlanShape)
+	*v = AcpPlan(p)
+	return nil
+}
+
+// MarshalJSON writes the fields, the constant tag and the unknown keys.
+func (v AcpPlan) MarshalJSON() ([]byte, error) {
+	type plain AcpPlan
+	return encodeObject(plain(v), &acpPlanShape, v.Unknown)
+}
+
+// AcpPlanMeta: ACP `_meta` of a plan update.
+type AcpPlanMeta struct {
+	// What ACP v1 has no field for.
+	Toolnorm AcpPlanToolnorm `json:"toolnorm"`
+
+	// Extra holds the keys the schema does not declare: this object is open.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+var acpPlanMetaShape = objectShape{name: "AcpPlanMeta", consts: nil, known: []string{"toolnorm"}, required: []string{"toolnorm"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *AcpPlanMeta) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &acpPlanMetaShape)
+	if err != nil {
+		return err
+	}
+	type plain AcpPlanMeta
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("AcpPlanMeta", err)
+	}
+	p.Extra = extraMembers(members, &acpPlanMetaShape)
+	*v = AcpPlanMeta(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the extra keys.
+func (v AcpPlanMeta) MarshalJSON() ([]byte, error) {
+	type plain AcpPlanMeta
+	return encodeObject(plain(v), &acpPlanMetaShape, v.Extra)
+}
+
+// AcpPlanToolnorm: What ACP v1 has no field for.
+type AcpPlanToolnorm struct {
+	// The todo call that wrote this plan.
+	PartID string `json:"partId"`
+
+	// Why the plan changed, when the model said.
+	Explanation *string `json:"explanation,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var acpPlanToolnormShape = objectShape{name: "AcpPlanToolnorm", consts: nil, known: []string{"partId", "explanation"}, required: []string{"partId"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *AcpPlanToolnorm) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &acpPlanToolnormShape)
+	if err != nil {
+		return err
+	}
+	type plain AcpPlanToolnorm
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("AcpPlanToolnorm", err)
+	}
+	p.Unknown = extraMembers(members, &acpPlanToolnormShape)
+	*v = AcpPlanToolnorm(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v AcpPlanToolnorm) MarshalJSON() ([]byte, error) {
+	type plain AcpPlanToolnorm
+	return encodeObject(plain(v), &acpPlanToolnormShape, v.Unknown)
+}
+
 // AcpSessionUpdateParams: Params of an ACP v1 `session/update` notification as toolnorm emits it.
 type AcpSessionUpdateParams struct {
 	// ACP session id.
 	SessionID string `json:"sessionId"`
 
-	// The tool call update.
+	// A tool call update, or the plan a todo call wrote.
 	Update AcpSessionUpdate `json:"update"`
 
 	// ACP extension point.
@@ -4173,9 +4435,9 @@ func (v AcpSessionUpdateParams) MarshalJSON() ([]byte, error) {
 	return encodeObject(plain(v), &acpSessionUpdateParamsShape, v.Unknown)
 }
 
-// AcpSessionUpdate: The tool call update.
+// AcpSessionUpdate: A tool call update, or the plan a todo call wrote.
 //
-// Value holds one of *AcpToolCall, *AcpToolCallUpdate, chosen by the "sessionUpdate" key.
+// Value holds one of *AcpToolCall, *AcpToolCallUpdate, *AcpPlan, chosen by the "sessionUpdate" key.
 type AcpSessionUpdate struct {
 	Value AcpSessionUpdateVariant
 }
@@ -4188,6 +4450,8 @@ type AcpSessionUpdateVariant interface {
 func (*AcpToolCall) isAcpSessionUpdate() {}
 
 func (*AcpToolCallUpdate) isAcpSessionUpdate() {}
+
+func (*AcpPlan) isAcpSessionUpdate() {}
 
 // MarshalJSON writes the variant.
 func (u AcpSessionUpdate) MarshalJSON() ([]byte, error) {
@@ -4212,6 +4476,12 @@ func (u *AcpSessionUpdate) UnmarshalJSON(data []byte) error {
 		u.Value = &v
 	case "tool_call_update":
 		var v AcpToolCallUpdate
+		if err := json.Unmarshal(data, &v); err != nil {
+			return err
+		}
+		u.Value = &v
+	case "plan":
+		var v AcpPlan
 		if err := json.Unmarshal(data, &v); err != nil {
 			return err
 		}
@@ -4306,7 +4576,7 @@ func (v UiToolState) Valid() bool {
 }
 
 // DefinitionNames lists every definition of the schema, in schema order.
-var DefinitionNames = []string{"ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "TokenEstimator", "CompressionBudget", "CompressionStep", "OutputCompressionSpec", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "ToolCallAssessmentRecord", "FileDigest", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "FileMutationRecord", "FileChange", "ToolInvocationStatus", "ToolInvocationRecord", "CommandRun", "SearchInfo", "PlanEntryStatus", "PlanEntryPriority", "PlanEntry", "ToolPlan", "ApprovalState", "ApprovalOption", "ToolApproval", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent", "ToolEvent", "Diagnostic", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "AcpToolCallContent", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolCall", "AcpToolCallUpdate", "AcpSessionUpdateParams", "UiToolPart"}
+var DefinitionNames = []string{"ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "TokenEstimator", "CompressionBudget", "CompressionStep", "OutputCompressionSpec", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "ToolCallAssessmentRecord", "FileDigest", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "FileMutationRecord", "FileChange", "ToolInvocationStatus", "ToolInvocationRecord", "CommandRun", "SearchInfo", "PlanEntryStatus", "PlanEntryPriority", "PlanEntry", "ToolPlan", "ApprovalState", "ApprovalOption", "ToolApproval", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent", "ToolEvent", "Diagnostic", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "AcpToolCallContent", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolCall", "AcpToolCallUpdate", "AcpPlanEntry", "AcpPlan", "AcpSessionUpdateParams", "UiToolPart"}
 
 // NewDefinition returns a pointer to a new value of the named definition's Go type, for code
 // that picks the type at run time: v, _ := NewDefinition("ToolEvent"); json.Unmarshal(data, v).
@@ -4456,6 +4726,10 @@ func NewDefinition(name string) (interface{}, bool) {
 		return new(AcpToolCall), true
 	case "AcpToolCallUpdate":
 		return new(AcpToolCallUpdate), true
+	case "AcpPlanEntry":
+		return new(AcpPlanEntry), true
+	case "AcpPlan":
+		return new(AcpPlan), true
 	case "AcpSessionUpdateParams":
 		return new(AcpSessionUpdateParams), true
 	case "UiToolPart":

@@ -104,8 +104,31 @@ export const AcpToolCallUpdate = def('AcpToolCallUpdate', Type.Object({
   _meta: Type.Optional(AcpMeta),
 }, { additionalProperties: false, description: 'A later frame carrying only what changed.' }));
 
+export const AcpPlanEntry = def('AcpPlanEntry', Type.Object({
+  content: Type.String({ description: 'What is to be done.' }),
+  priority: StringEnum(['high', 'medium', 'low'] as const, { description: 'ACP requires one: the entry\'s own, else medium.' }),
+  status: StringEnum(['pending', 'in_progress', 'completed'] as const, { description: 'ACP v1 PlanEntryStatus. v1 has no cancelled: a cancelled entry is completed, with `_meta.toolnorm.status` cancelled.' }),
+  _meta: Type.Optional(Type.Object({
+    toolnorm: Type.Object({
+      status: Type.Optional(Type.Literal('cancelled', { description: 'The entry was cancelled (v1 shows it completed).' })),
+      id: Type.Optional(NonEmpty('The provider\'s id for the entry.')),
+    }, { additionalProperties: false, title: 'AcpPlanEntryToolnorm', description: 'What ACP v1 has no field for.' }),
+  }, { additionalProperties: true, title: 'AcpPlanEntryMeta', description: 'ACP `_meta` of a plan entry.' })),
+}, { additionalProperties: false, description: 'One ACP v1 PlanEntry.' }));
+
+export const AcpPlan = def('AcpPlan', Type.Object({
+  sessionUpdate: Type.Literal('plan', { description: 'Update type.' }),
+  entries: Type.Array(AcpPlanEntry, { description: 'The whole plan: the client replaces its plan with it.' }),
+  _meta: Type.Object({
+    toolnorm: Type.Object({
+      partId: NonEmpty('The todo call that wrote this plan.'),
+      explanation: Type.Optional(Type.String({ description: 'Why the plan changed, when the model said.' })),
+    }, { additionalProperties: false, title: 'AcpPlanToolnorm', description: 'What ACP v1 has no field for.' }),
+  }, { additionalProperties: true, title: 'AcpPlanMeta', description: 'ACP `_meta` of a plan update.' }),
+}, { additionalProperties: false, description: 'The session\'s plan, sent after a todo call that wrote `metadata.plan`.' }));
+
 export const AcpSessionUpdateParams = def('AcpSessionUpdateParams', Type.Object({
   sessionId: NonEmpty('ACP session id.'),
-  update: OneOf('sessionUpdate', [AcpToolCall, AcpToolCallUpdate], { title: 'AcpSessionUpdate', description: 'The tool call update.' }),
+  update: OneOf('sessionUpdate', [AcpToolCall, AcpToolCallUpdate, AcpPlan], { title: 'AcpSessionUpdate', description: 'A tool call update, or the plan a todo call wrote.' }),
   _meta: MetaOpen,
 }, { additionalProperties: false, description: 'Params of an ACP v1 `session/update` notification as toolnorm emits it.' }));

@@ -123,7 +123,8 @@ export class RecordingSource implements SessionSource {
     const sessions = await this.read(1);
     return [...sessions].map(([id, frames]) => {
       const metas = frames.map((f) => obj(obj(obj(obj(f)?.params)?.update)?._meta)?.toolnorm);
-      const calls = new Set(frames.map((f) => obj(obj(obj(f)?.params)?.update)?.toolCallId)).size;
+      // Plan updates name no call: only tool call frames count.
+      const calls = new Set(frames.map((f) => obj(obj(obj(f)?.params)?.update)?.toolCallId).filter((id) => id !== undefined)).size;
       return describe(id, metas, this.cwd, this.labels.get(id) ?? id, calls);
     });
   }

@@ -1,11 +1,11 @@
-// What a part shows in ACP `content` and `locations`. Content is replaced whole by every update,
-// so diffs are always resent together with the text that follows them.
-import { posix, win32 } from 'node:path';
-import type { AcpToolCallContent, AcpToolCallLocation, NormalizedToolPart } from '../contract/index.js';
-import { obj, type Obj, text } from '../fields.js';
+// What a part shows in ACP `content` and `locations`. Both come from the part's typed substance
+// (`metadata.files`, `metadata.search`), never from the provider's input: the adapters read their
+// provider's keys once, and every output shows the same diff and paths for every provider.
+// Content is replaced whole by every update, so diffs are always resent with the text after them.
+import type { AcpToolCallContent, AcpToolCallLocation, FileChange, NormalizedToolPart } from '../contract/index.js';
+import { obj, text } from '../fields.js';
+import { absolutePath, hunkTexts } from '../substance/index.js';
 
-const FILE_KINDS = new Set(['file_read', 'file_write', 'file_edit']);
-const PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'target_file', 'file'];
 export const textItem = (text: string): AcpToolCallContent => ({ type: 'content', content: { type: 'text', text } });
 
 /** The text a person reads for an output, whatever its shape. */
@@ -23,55 +23,77 @@ export function outputText(output: unknown): string | undefined {
   return JSON.stringify(output);
 }
 
+/** A value the metadata budget replaced (src/events/budget.ts): a size, not the file's text. */
+export const isBudgetMarker = (v: unknown): boolean => typeof v === 'string' && v.startsWith('[omitted by toolnorm: ');
+
+const realText = (v: unknown): v is string => typeof v === 'string' && !isBudgetMarker(v);
+
+/** The part's file changes, as the contract types them (an adapter may have left them out). */
+export const filesOf = (part: NormalizedToolPart): readonly FileChange[] => (Array.isArray(part.metadata?.files) ? part.metadata.files : []);
+
 /**
- * An absolute path for ACP, or undefined. Recordings come from other machines (Windows ones too),
- * so nothing here may fall back to this process's cwd: relative paths resolve only against an
- * absolute session cwd, in that cwd's own path flavour.
+ * An absolute path for ACP, or undefined. `metadata.files` paths are absolute whenever the
+ * adapter knew the cwd; for the rest only an absolute cwd (the session's, or the encoder's
+ * option) may anchor them, never this process's cwd (recordings come from other machines).
  */
-function absolute(path: string, cwd?: string): string | undefined {
-  if (posix.isAbsolute(path) || win32.isAbsolute(path)) return path;
-  // `~` is a shell/ToolPath notation, not a directory name: anchoring it on the cwd would invent a path.
-  if (path.startsWith('~') || !cwd) return undefined;
-  if (posix.isAbsolute(cwd)) return posix.resolve(cwd, path);
-  if (/^[A-Za-z]:[\\/]|^\\\\/.test(cwd)) return win32.resolve(cwd, path);
-  return undefined;
-}
+const absolute = (path: string, cwd?: string): string | undefined => absolutePath(path, cwd);
 
-function paths(part: NormalizedToolPart): string[] {
-  const input = obj(part.input);
-  if (!input) return [];
-  const found: string[] = [];
-  for (const k of PATH_KEYS) if (text(input[k])) { found.push(text(input[k])!); break; }
-  if (Array.isArray(input.changes)) for (const c of input.changes) if (text(obj(c)?.path)) found.push(text(obj(c)!.path)!);
-  return found;
-}
+/** A URL (a web search's `path`) is no file location, and must not be anchored on a cwd. */
+const isUrl = (p: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(p);
 
+/**
+ * Every file the call touched, for follow-along: each FileChange's path (and where a rename came
+ * from), else the paths a search matched, else the directory it searched. The substance holds
+ * no line numbers (a FileChange and a SearchInfo have none), so locations carry paths only.
+ */
 export function locationsOf(part: NormalizedToolPart, cwd?: string): AcpToolCallLocation[] | undefined {
-  if (!FILE_KINDS.has(part.kind)) return undefined;
-  const input = obj(part.input) ?? {};
-  const lineRaw = input.offset ?? input.line ?? input.startLine;
-  const line = typeof lineRaw === 'number' && Number.isInteger(lineRaw) ? Math.max(1, lineRaw) : undefined;
-  const locs = paths(part)
-    .map((p) => absolute(p, cwd))
-    .filter((p): p is string => !!p)
-    .map((path) => (line !== undefined ? { path, line } : { path }));
+  const found: string[] = [];
+  for (const f of filesOf(part)) {
+    found.push(f.path);
+    if (f.from !== undefined) found.push(f.from);
+  }
+  const search = part.metadata?.search;
+  if (!found.length && search) {
+    if (search.paths?.length) found.push(...search.paths);
+    else if (search.path !== undefined) found.push(search.path);
+  }
+  const seen = new Set<string>();
+  const locs: AcpToolCallLocation[] = [];
+  for (const p of found) {
+    const path = isUrl(p) ? undefined : absolute(p, cwd);
+    if (!path || seen.has(path)) continue;
+    seen.add(path);
+    locs.push({ path });
+  }
   return locs.length ? locs : undefined;
 }
 
+/**
+ * One ACP diff for a file change: its own old and new text when both are real text (null old
+ * text: the file was created), else the two texts its unified diff's hunks show. A deleted file
+ * (newText null) has no text after it, which ACP's diff cannot say: it gets no diff, only its
+ * location. Nothing at all when neither is known (an overwrite recorded without its old text).
+ */
+export function diffOfChange(f: FileChange, cwd?: string): AcpToolCallContent | undefined {
+  const path = absolute(f.path, cwd);
+  if (!path || f.operation === 'delete' || f.operation === 'unchanged') return undefined;
+  const oldOk = realText(f.oldText) || (f.oldText === null && f.operation === 'create');
+  if (oldOk && realText(f.newText)) return { type: 'diff', path, oldText: f.oldText ?? null, newText: f.newText };
+  if (realText(f.diff)) {
+    const h = hunkTexts(f.diff);
+    // A diff of a creation shows only added lines: the old side is no file, not an empty one.
+    if (h) return { type: 'diff', path, oldText: f.operation === 'create' && h.oldText === '' ? null : h.oldText, newText: h.newText };
+  }
+  return undefined;
+}
+
 function diffsOf(part: NormalizedToolPart, cwd?: string): AcpToolCallContent[] {
-  if (part.kind !== 'file_edit' && part.kind !== 'file_write') return [];
-  const input = obj(part.input) ?? {};
-  const rawPath = PATH_KEYS.map((k) => text(input[k])).find(Boolean);
-  const path = rawPath && absolute(rawPath, cwd);
-  if (!path) return [];
-  const oldText = text(input.old_string) ?? text(input.oldString) ?? text(input.old);
-  const newText = text(input.new_string) ?? text(input.newString) ?? text(input.new);
-  if (oldText !== undefined && newText !== undefined) return [{ type: 'diff', path, oldText, newText }];
-  const content = text(input.content);
-  const structured = obj(obj(part.state === 'complete' ? (part as { output?: unknown }).output : undefined)?.structured);
-  // Only a known creation gets oldText: null; an overwrite without its old text gets no diff at all.
-  if (content !== undefined && structured?.type === 'create') return [{ type: 'diff', path, oldText: null, newText: content }];
-  return [];
+  const out: AcpToolCallContent[] = [];
+  for (const f of filesOf(part)) {
+    const d = diffOfChange(f, cwd);
+    if (d) out.push(d);
+  }
+  return out;
 }
 
 export function contentOf(part: NormalizedToolPart, streamedTail: string | undefined, cwd?: string): AcpToolCallContent[] | undefined {

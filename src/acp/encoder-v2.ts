@@ -1,7 +1,7 @@
 // ACP v2 (draft) output. The v1 encoder decides what each frame says; this translates its frames
 // into the v2 shapes, one tool call at a time: every frame is a `tool_call_update` upsert, a
-// cancellation is `cancelled`, a diff is `{changes, patch}`, a todo list is also a `plan_update`,
-// and display terminals are v2's own `terminal_update` instead of v1's `_meta.terminal_*`.
+// cancellation is `cancelled`, a diff is `{changes, patch}`, v1's `plan` is a `plan_update` (its
+// cancelled entries cancelled again), and display terminals are v2's own `terminal_update` instead of v1's `_meta.terminal_*`.
 // v2 patches `_meta` by top-level key without merging nested objects, so `_meta.toolnorm` is
 // always sent whole (v1 sends only its changed keys).
 import type { NormalizedToolPart } from '../contract/index.js';
@@ -28,34 +28,7 @@ interface CallState {
   errorElided: string[];
   /** The `_meta.toolnorm` last sent, which the client stores. */
   sent?: Obj;
-  kind?: string;
-  input?: unknown;
-  plan?: string;
   terminal?: { output?: string; exited?: boolean };
-}
-
-const PLAN_STATUS: Record<string, string> = { pending: 'pending', in_progress: 'in_progress', inprogress: 'in_progress', completed: 'completed', done: 'completed', cancelled: 'cancelled', canceled: 'cancelled' };
-const PRIORITIES = new Set(['high', 'medium', 'low']);
-
-/**
- * The entries of a to-do part's input, in the three shapes the adapters keep: `todos[{content,
- * status, priority?}]` (Claude, OpenCode), `plan[{step, status}]` (Codex update_plan) and
- * `items[{text, completed}]` (Codex exec todo_list). Undefined when the input has none of them.
- */
-export function planEntries(input: unknown): Obj[] | undefined {
-  const i = obj(input);
-  const list = Array.isArray(i?.todos) ? i.todos : Array.isArray(i?.plan) ? i.plan : Array.isArray(i?.items) ? i.items : undefined;
-  if (!list) return undefined;
-  const entries: Obj[] = [];
-  for (const raw of list as unknown[]) {
-    const e = obj(raw);
-    if (!e) continue;
-    const content = [e.content, e.step, e.text].find((v): v is string => typeof v === 'string') ?? '';
-    const s = typeof e.status === 'string' ? PLAN_STATUS[e.status.toLowerCase()] : e.completed === true ? 'completed' : undefined;
-    const priority = typeof e.priority === 'string' && PRIORITIES.has(e.priority) ? e.priority : 'medium';
-    entries.push({ content, priority, status: s ?? 'pending' });
-  }
-  return entries;
 }
 
 const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]|^\\\\/.test(p);
@@ -86,6 +59,7 @@ export class AcpV2Translator {
 
   translate(frame: AcpFrame): AcpV2Frame[] {
     const { sessionId } = frame;
+    if (frame.update.sessionUpdate === 'plan') return [planUpdate(sessionId, frame.update)];
     const v1 = frame.update as unknown as Obj;
     const id = String(v1.toolCallId);
     const key = `${sessionId}\u0000${id}`;
@@ -131,16 +105,14 @@ export class AcpV2Translator {
     const error = obj(call.toolnorm.error);
     if (update.status === 'failed' && typeof error?.code === 'string' && CANCELLED_CODES.has(error.code)) update.status = 'cancelled';
 
-    const terminal = this.terminalFrames(sessionId, call, meta, update);
+    const terminal = this.terminalFrames(sessionId, call, meta, update, commandOf(call.toolnorm));
     if (Object.keys(meta).length) update._meta = meta;
     out.push({ sessionId, update: { sessionUpdate: 'tool_call_update', ...withoutKey(update, 'sessionUpdate') } as AcpV2Frame['update'] }, ...terminal);
-    const plan = this.planFrame(sessionId, id, call, incoming, v1);
-    if (plan) out.push(plan);
     return out;
   }
 
   /** v1's display-terminal `_meta` keys as v2 `terminal_update`s (sent after the call frame that shows them). */
-  private terminalFrames(sessionId: string, call: CallState, meta: Obj, update: Obj): AcpV2Frame[] {
+  private terminalFrames(sessionId: string, call: CallState, meta: Obj, update: Obj, command: string | undefined): AcpV2Frame[] {
     const info = obj(meta.terminal_info);
     const output = obj(meta.terminal_output);
     const exit = obj(meta.terminal_exit);
@@ -150,31 +122,40 @@ export class AcpV2Translator {
     const terminalId = String((info ?? output ?? exit)?.terminal_id ?? '');
     if (!terminalId) return [];
     const t: Obj = { sessionUpdate: 'terminal_update', terminalId };
-    const command = obj(update.rawInput)?.command;
-    if (info && typeof command === 'string') t.command = command;
+    if (info && command !== undefined) t.command = command;
     if (output && typeof output.data === 'string') t.output = { data: b64(output.data) };
     if (exit) t.exitStatus = { exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null, signal: typeof exit.signal === 'string' ? exit.signal : null };
     call.terminal = { output: typeof output?.data === 'string' ? output.data : call.terminal?.output, exited: !!exit || call.terminal?.exited };
     return [{ sessionId, update: t as AcpV2Frame['update'] }];
   }
 
-  /** A to-do part is also the session's plan: one `plan_update` whenever its entries change. */
-  private planFrame(sessionId: string, id: string, call: CallState, incoming: Obj | undefined, v1: Obj): AcpV2Frame | undefined {
-    if (typeof incoming?.kind === 'string') call.kind = incoming.kind;
-    if ('rawInput' in v1) call.input = v1.rawInput;
-    if (call.kind !== 'todo') return undefined;
-    const entries = planEntries(call.input);
-    if (!entries) return undefined;
-    const json = JSON.stringify(entries);
-    if (json === call.plan) return undefined;
-    call.plan = json;
-    return { sessionId, update: { sessionUpdate: 'plan_update', plan: { type: 'items', planId: id, entries } } };
-  }
-
   /** Forget a call whose last frame was translated. */
   finish(sessionId: string, toolCallId: string): void {
     this.calls.delete(`${sessionId}\u0000${toolCallId}`);
   }
+}
+
+/** The command a call ran, from its `metadata.command` (the adapters' reading of the input). */
+const commandOf = (toolnorm: Obj): string | undefined => {
+  const c = obj(obj(toolnorm.metadata)?.command)?.command;
+  return typeof c === 'string' && c !== '' ? c : undefined;
+};
+
+type V1Plan = Extract<AcpFrame['update'], { sessionUpdate: 'plan' }>;
+
+/**
+ * v1's `plan` as v2's `plan_update`. v1 has one plan per session, which each update replaces:
+ * in v2 that is one plan id per session (the session id). v2 has `cancelled`, which v1 sent as
+ * completed with `_meta.toolnorm.status`.
+ */
+function planUpdate(sessionId: string, plan: V1Plan): AcpV2Frame {
+  const entries = plan.entries.map((e) => {
+    const { status: was, ...rest } = e._meta?.toolnorm ?? {};
+    const entry: Obj = { content: e.content, priority: e.priority, status: was ?? e.status };
+    if (Object.keys(rest).length) entry._meta = { toolnorm: rest };
+    return entry;
+  });
+  return { sessionId, update: { sessionUpdate: 'plan_update', plan: { type: 'items', planId: sessionId, entries }, _meta: plan._meta } };
 }
 
 function withoutKey(o: Obj, k: string): Obj {

@@ -2,7 +2,10 @@
 // `tool_call` with everything; later frames are `tool_call_update` with only what changed.
 // Everything ACP has no field for rides under `_meta.toolnorm`, so our own frames decode back to
 // the same part. Streamed output is sent as throttled tail snapshots, never whole on every delta.
+// A part that wrote `metadata.plan` is also followed by a `plan` update with the session's whole
+// plan, and a part waiting for an approval (`metadata.approval.state` pending) is `pending`.
 import type { AcpSessionUpdateParams, AcpToolCall, AcpToolCallUpdate, AcpToolnormMeta, NormalizedToolPart } from '../contract/index.js';
+import { acpPlanEntries, nextPlan, type SessionPlan } from './plan.js';
 import { OwnedMap } from '../collections/persistent-map.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import type { PartRecord } from '../events/state.js';
@@ -63,6 +66,8 @@ export class AcpEncoder {
    */
   private readonly sent = new OwnedMap<Sent>();
   private readonly opts: Required<Omit<AcpEncoderOptions, 'cwd'>> & { cwd?: string };
+  /** Per session: the plan last sent (ACP clients replace their plan with each `plan` update). */
+  private readonly plans = new Map<string, SessionPlan>();
 
   constructor(options: AcpEncoderOptions = {}) {
     this.opts = {
@@ -84,8 +89,8 @@ export class AcpEncoder {
     const view: View = {
       title: part.title,
       name: part.name,
-      kind: acpKindOf(part.kind, part.name),
-      status: ACP_STATUS_OF[part.state],
+      kind: acpKindOf(part),
+      status: statusOf(part),
       content: contentOf(part, streamedTail, this.opts.cwd ?? cwdOf(part)),
       locations: locationsOf(part, this.opts.cwd ?? cwdOf(part)),
       rawInput: part.input,
@@ -101,7 +106,7 @@ export class AcpEncoder {
       view.content = [...items.filter((i) => i !== text), { type: 'terminal', terminalId: part.id }];
       view.terminal = { ...(data !== undefined ? { data } : {}) };
       if (part.state === 'complete' || part.state === 'error') {
-        const code = (part.metadata as { exitCode?: number | null } | undefined)?.exitCode;
+        const code = part.metadata?.command?.exitCode !== undefined ? part.metadata.command.exitCode : part.metadata?.exitCode;
         view.terminal.exit = { terminal_id: part.id, exit_code: code !== undefined ? code : part.state === 'complete' ? 0 : 1, signal: null };
       }
     }
@@ -207,9 +212,25 @@ export class AcpEncoder {
       if (v.terminal) v.terminal = prev.view.terminal;
     }
     this.sent.set(record.id, { view: v, snapshotBytes, snapshotAt });
-    if (!prev) return [this.first(sessionId, part, v)];
-    const frame = this.delta(sessionId, record.id, prev.view, v);
-    return frame ? [frame] : [];
+    const frames = prev ? [this.delta(sessionId, record.id, prev.view, v)].filter((f): f is AcpFrame => f !== undefined) : [this.first(sessionId, part, v)];
+    return this.withPlan(sessionId, part, frames);
+  }
+
+  /**
+   * `frames`, then the session's plan when this part changed it. A failed call wrote no plan; a
+   * partial plan (only the entries a call touched) is merged into the session's by entry id.
+   */
+  private withPlan(sessionId: string, part: NormalizedToolPart, frames: AcpFrame[]): AcpFrame[] {
+    const plan = part.metadata?.plan;
+    if (!plan || part.state === 'error') return frames;
+    const next = nextPlan(this.plans.get(sessionId), part.id, plan);
+    if (!next) return frames;
+    const entries = acpPlanEntries(next.entries);
+    const json = JSON.stringify([entries, plan.explanation]);
+    this.plans.set(sessionId, { ...next, sent: json });
+    if (next.sent === json) return frames;
+    const toolnorm = { partId: part.id, ...(plan.explanation ? { explanation: plan.explanation } : {}) };
+    return [...frames, { sessionId, update: { sessionUpdate: 'plan', entries, _meta: { toolnorm } } }];
   }
 
   /** Forget a part that is final (its last frame was already sent by `onPart`). */
@@ -229,8 +250,14 @@ export class AcpEncoder {
     const v = this.view(part);
     const d = this.delta(sessionId, part.id, startedView, v);
     if (d) frames.push(d);
-    return frames;
+    return this.withPlan(sessionId, part, frames);
   }
+}
+
+/** ACP's status; a call still waiting for its approval is `pending` ("awaiting approval", says ACP). */
+function statusOf(part: NormalizedToolPart): AcpToolCall['status'] {
+  if ((part.state === 'started' || part.state === 'running') && part.metadata?.approval?.state === 'pending') return 'pending';
+  return ACP_STATUS_OF[part.state];
 }
 
 function cwdOf(part: NormalizedToolPart): string | undefined {

@@ -1,5 +1,5 @@
 // The documented mapping between toolnorm's ToolKind and ACP v1's ten ToolKinds (docs/providers/acp.md#kind-mapping).
-import type { AcpToolCallStatus, AcpToolKind, ToolKind, ToolState } from '../contract/index.js';
+import type { AcpToolCallStatus, AcpToolKind, FileOperation, NormalizedToolPart, ToolKind, ToolState } from '../contract/index.js';
 import { ownKeysOnly } from '../adapters/shared/table.js';
 
 /** toolnorm kind → ACP kind, for encoding. */
@@ -19,14 +19,24 @@ export const ACP_KIND_OF: Record<ToolKind, AcpToolKind> = {
 ownKeysOnly(ACP_KIND_OF);
 
 /**
- * Search-like tools read the workspace (our kind `file_read`) but ACP has a better bucket for
- * them; matched on the canonical name, case-insensitively.
+ * ACP has finer buckets than our kinds for some calls, told apart by their substance, never by the
+ * tool's name or input: a workspace read that carries `metadata.search` is a `search`, and a file
+ * call whose every change deletes (or renames) files is a `delete` (a `move`).
  */
-export const ACP_SEARCH_NAMES = new Set(['grep', 'glob', 'ls', 'list', 'codesearch', 'search', 'find', 'toolsearch']);
+const FILE_OPERATION_KIND: Partial<Record<FileOperation, AcpToolKind>> = { delete: 'delete', rename: 'move' };
+const FILE_CHANGING = new Set<ToolKind>(['file_write', 'file_edit']);
 
-export function acpKindOf(kind: ToolKind, name: string): AcpToolKind {
-  if (kind === 'file_read' && ACP_SEARCH_NAMES.has(name.toLowerCase())) return 'search';
-  return ACP_KIND_OF[kind];
+export function acpKindOf(part: Pick<NormalizedToolPart, 'kind' | 'metadata'>): AcpToolKind {
+  if (part.kind === 'file_read' && part.metadata?.search) return 'search';
+  const files = part.metadata?.files;
+  if (FILE_CHANGING.has(part.kind) && files?.length) {
+    const kinds = new Set(files.map((f) => FILE_OPERATION_KIND[f.operation]));
+    if (kinds.size === 1) {
+      const [only] = kinds;
+      if (only) return only;
+    }
+  }
+  return ACP_KIND_OF[part.kind];
 }
 
 /** ACP kind → toolnorm kind, for decoding frames of agents that are not toolnorm. */

@@ -163,8 +163,8 @@ export function elideOutput(raw: unknown, shown: string | undefined, input?: unk
 }
 
 /**
- * `structured` fields that repeat a field of the input (Edit's `oldString`, MultiEdit's `edits`,
- * Write's `content`): left out as `structured.<key>=<inputKey>@index`, restored from `rawInput`.
+ * `structured` fields that repeat a field of the input (an edit's replaced text, a multi-edit's list,
+ * a write's text): left out as `structured.<key>=<inputKey>@index`, restored from `rawInput`.
  * Only strings of some length and arrays count, compared with inputs of the same type: cheap,
  * and nothing below that is worth a marker.
  */

@@ -8,15 +8,20 @@
 // then TOOL_CALL_RESULT. A call whose children (metadata.parentId) appear while it runs opens a
 // subagent lane: SUBAGENT_STARTED, the children with `subagentRunId`, and SUBAGENT_FINISHED /
 // SUBAGENT_ERROR before the parent's result. A run in which a call failed ends with a
-// MESSAGES_SNAPSHOT that sets the failed tool messages' `error`. What AG-UI has no field for goes
-// under `metadata.toolnorm`; docs/outputs.md has the table.
+// MESSAGES_SNAPSHOT that sets the failed tool messages' `error`. The typed substance AG-UI has no
+// event for is activity: a call's approval (`toolnorm.approval`, one per call, replaced as it is
+// answered) and the thread's plan after a todo call (`toolnorm.plan`, one per thread). What AG-UI
+// has no field for goes under `metadata.toolnorm`; docs/outputs.md has the table.
 import type { NormalizedToolPart, ToolEvent } from '../contract/index.js';
 import type { StreamEncoder, StreamEncoderFactory } from '../pipeline/encoder.js';
 import { resultContent } from './content.js';
+import { nextPlan, type SessionPlan } from '../acp/plan.js';
 import { EventType, type AgUiEvent, type AgUiMessage, type AgUiOptions, type AgUiToolCall } from './types.js';
 
 export { resultContent };
 export const PROGRESS_ACTIVITY = 'toolnorm.progress';
+export const APPROVAL_ACTIVITY = 'toolnorm.approval';
+export const PLAN_ACTIVITY = 'toolnorm.plan';
 
 /** How far a call has been sent. */
 const Sent = { Started: 1, ArgsEnded: 2, Done: 3 } as const;
@@ -30,6 +35,8 @@ interface Call {
   /** Its TOOL_CALL_END went out when an earlier run ended: START it again before its arguments. */
   reopen?: boolean;
   startMeta: { toolnorm: Record<string, unknown> };
+  /** JSON of the approval last sent as activity. */
+  approval?: string;
 }
 interface Lane { name: string; outer?: string }
 interface Thread {
@@ -43,6 +50,8 @@ interface Thread {
   failed: boolean;
   /** The messages a client has built for this thread, call by call (with `toolMessageErrors`). */
   readonly history?: Map<string, { assistant: AgUiMessage & { role: 'assistant' }; tool?: AgUiMessage }>;
+  /** The thread's plan, as its todo calls wrote it. */
+  plan?: SessionPlan;
 }
 
 const time = (at: number | string | undefined): { timestamp?: number } => (typeof at === 'number' && at > 0 ? { timestamp: Math.trunc(at) } : {});
@@ -168,6 +177,29 @@ export class AgUiEncoder implements StreamEncoder {
     else this.emit({ type: EventType.SUBAGENT_FINISHED, subagentRunId: part.id, outcome: { type: 'success' }, ...time(at) });
   }
 
+  /** The call's approval as activity, whenever it changes (a request, then its answer). */
+  private approvalActivity(part: NormalizedToolPart, call: Call, at: number | undefined): void {
+    const approval = part.metadata?.approval;
+    if (!approval) return;
+    const json = JSON.stringify(approval);
+    if (json === call.approval) return;
+    call.approval = json;
+    this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: `${part.id}:approval`, activityType: APPROVAL_ACTIVITY, content: { toolCallId: part.id, ...approval }, replace: true, ...this.inLane(call), ...time(at) });
+  }
+
+  /** The thread's whole plan as activity after a call that wrote one (a failed call wrote none). */
+  private planActivity(t: Thread, part: NormalizedToolPart, call: Call, at: number | undefined): void {
+    const plan = part.metadata?.plan;
+    if (!plan || part.state === 'error') return;
+    const next = nextPlan(t.plan, part.id, plan);
+    if (!next) return;
+    const json = JSON.stringify([next.entries, plan.explanation]);
+    t.plan = { ...next, sent: json };
+    if (json === next.sent) return;
+    const content = { toolCallId: part.id, entries: next.entries, ...(plan.explanation ? { explanation: plan.explanation } : {}) };
+    this.emit({ type: EventType.ACTIVITY_SNAPSHOT, messageId: `${t.id}:plan`, activityType: PLAN_ACTIVITY, content, replace: true, ...this.inLane(call), ...time(at) });
+  }
+
   private outcome(t: Thread, part: NormalizedToolPart, call: Call): void {
     const at = part.timing?.completedAt as number | undefined;
     this.endArgs(t, part, call, at);
@@ -177,7 +209,9 @@ export class AgUiEncoder implements StreamEncoder {
     if (part.metadata) toolnorm.metadata = part.metadata;
     if (part.state === 'error') toolnorm.error = part.error;
     const content = resultContent(part);
+    this.approvalActivity(part, call, at);
     this.emit({ type: EventType.TOOL_CALL_RESULT, messageId: resultMessageId(part.id), toolCallId: part.id, content, role: 'tool', ...this.inLane(call), ...time(at), metadata: { toolnorm } });
+    this.planActivity(t, part, call, at);
     const h = t.history?.get(part.id);
     if (h) h.tool = { id: resultMessageId(part.id), role: 'tool', toolCallId: part.id, content, ...this.inLane(call), metadata: { toolnorm }, ...(part.state === 'error' ? { error: part.error.message } : {}) };
     if (part.state === 'error') t.failed = true;
@@ -189,7 +223,7 @@ export class AgUiEncoder implements StreamEncoder {
     let call = t.calls.get(e.partId);
     if (call?.sent === Sent.Done) return;
     // Only these send anything now (the others change a part whose later events send it).
-    const sends = !call || e.type === 'tool.completed' || e.type === 'tool.failed' || (e.type === 'tool.progress' && (call.sent === Sent.Started || e.message !== undefined || e.elapsedMs !== undefined));
+    const sends = !call || e.type === 'tool.completed' || e.type === 'tool.failed' || e.type === 'tool.approval.requested' || e.type === 'tool.approval.resolved' || (e.type === 'tool.progress' && (call.sent === Sent.Started || e.message !== undefined || e.elapsedMs !== undefined));
     if (!sends) return;
     this.enter(t, e.at);
     if (!call) call = this.start(t, part(), e.at);
@@ -208,6 +242,10 @@ export class AgUiEncoder implements StreamEncoder {
       case 'tool.failed':
         this.outcome(t, part(), call);
         break;
+      case 'tool.approval.requested':
+      case 'tool.approval.resolved':
+        this.approvalActivity(part(), call, e.at);
+        break;
     }
   }
 
@@ -216,12 +254,15 @@ export class AgUiEncoder implements StreamEncoder {
     let call = t.calls.get(part.id);
     const at = part.timing?.startedAt as number | undefined;
     // Nothing to send for a call already done, or one whose arguments ended and that is still running.
-    const sends = !call || (call.sent !== Sent.Done && (part.state === 'complete' || part.state === 'error' || (part.state === 'running' && call.sent === Sent.Started)));
+    const sends = !call || (call.sent !== Sent.Done && (part.state === 'complete' || part.state === 'error' || (part.state === 'running' && call.sent === Sent.Started) || (part.metadata?.approval !== undefined && JSON.stringify(part.metadata.approval) !== call.approval)));
     if (sends) this.enter(t, at);
     if (!call) call = this.start(t, part, at);
     if (sends && call.sent !== Sent.Done) {
       if (part.state === 'complete' || part.state === 'error') this.outcome(t, part, call);
-      else if (part.state === 'running') this.endArgs(t, part, call, undefined);
+      else {
+        if (part.state === 'running') this.endArgs(t, part, call, undefined);
+        this.approvalActivity(part, call, undefined);
+      }
     }
     // Kept while its children may still come: the subagent lane needs the parent's state.
     if (call.sent === Sent.Done) t.calls.delete(part.id);

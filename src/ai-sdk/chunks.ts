@@ -12,7 +12,15 @@ import type { AiSdkChunk, AiSdkOptions } from './types.js';
 const Sent = { Started: 1, Available: 2, Done: 3 } as const;
 type Sent = (typeof Sent)[keyof typeof Sent];
 
-interface CallState { sent: Sent; doneMeta?: string; doneInput?: unknown }
+interface CallState {
+  sent: Sent;
+  doneMeta?: string;
+  doneInput?: unknown;
+  /** `tool-approval-request` went out (the call waited for an approval). */
+  asked?: boolean;
+  /** `tool-approval-response` went out (AI SDK 7 only). */
+  answered?: boolean;
+}
 
 export class AiSdkChunkEncoder implements StreamEncoder {
   private readonly calls = new Map<string, CallState>();
@@ -52,9 +60,32 @@ export class AiSdkChunkEncoder implements StreamEncoder {
     return JSON.stringify(providerMetadata);
   }
 
+  /**
+   * The approval as far as the part has it (metadata.approval): with AI SDK 7 the request when the
+   * call waits and the answer when it comes. AI SDK 6 has no chunk for the answer, and a request
+   * left unanswered on a call that then ends fails its validateUIMessages; so for AI SDK 6 the
+   * request goes out only at `final`, for a call still waiting when its stream ends.
+   */
+  private approval(sessionId: string, part: NormalizedToolPart, c: CallState, final = false): void {
+    const state = part.metadata?.approval?.state;
+    if (this.options.version !== 7 && !(final && state === 'pending')) return;
+    if (state !== 'pending' && state !== 'approved' && state !== 'denied') return;
+    if (c.sent === Sent.Started) this.available(sessionId, part, c);
+    const approvalId = approvalIdOf(part);
+    if (!c.asked) {
+      this.emit({ type: 'tool-approval-request', approvalId, toolCallId: part.id });
+      c.asked = true;
+    }
+    if (state !== 'pending' && this.options.version === 7 && !c.answered) {
+      this.emit({ type: 'tool-approval-response', approvalId, approved: state === 'approved', ...(state === 'denied' ? denialReason(part) : part.metadata?.approval?.reason ? { reason: part.metadata.approval.reason } : {}) });
+      c.answered = true;
+    }
+  }
+
   private outcome(sessionId: string, part: NormalizedToolPart, c: CallState): void {
     const meta = this.available(sessionId, part, c);
     const dyn = this.dynamic ? { dynamic: true } : {};
+    if (aiSdkState(part) !== 'output-denied') this.approval(sessionId, part, c);
     switch (aiSdkState(part)) {
       case 'output-available':
         this.emit({ type: 'tool-output-available', toolCallId: part.id, output: part.state === 'complete' && part.output !== undefined ? part.output : null, ...dyn });
@@ -66,8 +97,9 @@ export class AiSdkChunkEncoder implements StreamEncoder {
         if (this.options.version === 7) {
           // The request, the answer, the outcome: the client rebuilds approval {id, approved: false, reason}.
           const approvalId = approvalIdOf(part);
-          this.emit({ type: 'tool-approval-request', approvalId, toolCallId: part.id });
-          this.emit({ type: 'tool-approval-response', approvalId, approved: false, ...denialReason(part) });
+          if (!c.asked) this.emit({ type: 'tool-approval-request', approvalId, toolCallId: part.id });
+          if (!c.answered) this.emit({ type: 'tool-approval-response', approvalId, approved: false, ...denialReason(part) });
+          c.asked = c.answered = true;
           this.emit({ type: 'tool-output-denied', toolCallId: part.id });
         } else {
           // AI SDK 6 has no chunk for the answer (its client records it), and a denial without one
@@ -98,6 +130,10 @@ export class AiSdkChunkEncoder implements StreamEncoder {
       case 'tool.failed':
         this.outcome(sessionId, part(), c);
         break;
+      case 'tool.approval.requested':
+      case 'tool.approval.resolved':
+        this.approval(sessionId, part(), c);
+        break;
     }
   }
 
@@ -105,7 +141,7 @@ export class AiSdkChunkEncoder implements StreamEncoder {
     const key = this.key(sessionId, part.id);
     const c = this.calls.get(key) ?? this.startCall(sessionId, part);
     this.calls.delete(key);
-    this.settle(sessionId, part, c);
+    this.settle(sessionId, part, c, true);
   }
 
   /** Live input, paused: a final part's enrichment since its outcome goes out now rather than at `final`. */
@@ -114,14 +150,17 @@ export class AiSdkChunkEncoder implements StreamEncoder {
   }
 
   /** Sends what the call still lacks of the part as it is: its outcome, or enrichment after it. */
-  private settle(sessionId: string, part: NormalizedToolPart, c: CallState): void {
+  private settle(sessionId: string, part: NormalizedToolPart, c: CallState, final = false): void {
     if (c.sent === Sent.Done) {
       // Enrichment after the outcome (e.g. a subagent's task notification) is sent again whole.
       if (c.doneInput !== part.input || c.doneMeta !== JSON.stringify(providerMetadataOf(part, this.opts(sessionId)))) this.outcome(sessionId, part, c);
       return;
     }
     if (part.state === 'complete' || part.state === 'error') this.outcome(sessionId, part, c);
-    else if (part.state === 'running') this.available(sessionId, part, c);
+    else {
+      if (part.state === 'running' && c.sent === Sent.Started) this.available(sessionId, part, c);
+      this.approval(sessionId, part, c, final);
+    }
   }
 
   end(): void {

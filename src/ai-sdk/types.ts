@@ -8,7 +8,10 @@ export type JsonValue = null | string | number | boolean | JsonValue[] | { [k: s
 /** `ProviderMetadata` of the AI SDK: provider name → JSON object. */
 export type ProviderMetadata = Record<string, Record<string, JsonValue>>;
 
-export type AiSdkToolState = 'input-streaming' | 'input-available' | 'output-available' | 'output-error' | 'output-denied';
+export type AiSdkToolState = 'input-streaming' | 'input-available' | 'approval-requested' | 'approval-responded' | 'output-available' | 'output-error' | 'output-denied';
+
+/** An answered approval; `approved: true` is the only one an outcome other than a denial may carry. */
+export type AiSdkApproval<A extends boolean = boolean> = { id: string; approved: A; reason?: string };
 
 interface ToolPartBase {
   toolCallId: string;
@@ -20,11 +23,13 @@ interface ToolPartBase {
 export type AiSdkToolPartBody =
   | (ToolPartBase & { state: 'input-streaming'; input?: unknown })
   | (ToolPartBase & { state: 'input-available'; input: unknown })
-  | (ToolPartBase & { state: 'output-available'; input: unknown; output: unknown })
+  | (ToolPartBase & { state: 'approval-requested'; input: unknown; approval: { id: string } })
+  | (ToolPartBase & { state: 'approval-responded'; input: unknown; approval: AiSdkApproval })
+  | (ToolPartBase & { state: 'output-available'; input: unknown; output: unknown; approval?: AiSdkApproval<true> })
   // `input` is a required key here in ai's types (its value may be undefined): an optional key
   // would not be assignable to `UIMessage`'s parts.
-  | (ToolPartBase & { state: 'output-error'; input: unknown; errorText: string })
-  | (ToolPartBase & { state: 'output-denied'; input: unknown; approval: { id: string; approved: false; reason?: string } });
+  | (ToolPartBase & { state: 'output-error'; input: unknown; errorText: string; approval?: AiSdkApproval<true> })
+  | (ToolPartBase & { state: 'output-denied'; input: unknown; approval: AiSdkApproval<false> });
 
 /** `type: "dynamic-tool"` with `toolName`, or `type: "tool-<name>"` without it. */
 export type AiSdkToolPart = AiSdkToolPartBody & ({ type: 'dynamic-tool'; toolName: string } | { type: `tool-${string}` });

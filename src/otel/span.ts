@@ -91,7 +91,10 @@ export function toolSpanOf(part: NormalizedToolPart, sessionId: string, options:
     attributes['toolnorm.mcp.server'] = m.mcp.server;
     attributes['toolnorm.mcp.tool'] = m.mcp.tool;
   }
-  if (typeof m?.exitCode === 'number') attributes['process.exit.code'] = m.exitCode;
+  // The typed command first (docs/contract.md#substance); the older top-level exitCode else.
+  const exitCode = m?.command?.exitCode !== undefined ? m.command.exitCode : m?.exitCode;
+  if (typeof exitCode === 'number') attributes['process.exit.code'] = exitCode;
+  if (m?.approval) attributes['toolnorm.approval.state'] = m.approval.state;
   if (options.captureContent) {
     attributes['gen_ai.tool.call.arguments'] = json(part.input);
     if (part.state === 'complete' && part.output !== undefined) attributes['gen_ai.tool.call.result'] = outputText(part.output) ?? json(part.output);

@@ -630,7 +630,8 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     // Clients silently blank or strip invalid ACP data, so nothing invalid leaves this process.
     const issues = issuesOfAcpSessionUpdateParams(frame);
     if (issues.length) {
-      this.onDiagnostic({ severity: 'error', code: 'invalid_frame', message: `an ACP frame for ${frame.update.toolCallId} broke the contract and was not sent: ${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}`, partId: frame.update.toolCallId });
+      const partId = 'toolCallId' in frame.update ? frame.update.toolCallId : frame.update._meta.toolnorm.partId;
+      this.onDiagnostic({ severity: 'error', code: 'invalid_frame', message: `an ACP ${frame.update.sessionUpdate} frame for ${partId} broke the contract and was not sent: ${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}`, partId });
       return;
     }
     // v2 frames are translated from checked v1 frames (the tests check them against schema/v2).

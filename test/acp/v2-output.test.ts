@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { NormalizedToolPart } from '../../src/contract/index.js';
 import { encodeParts } from '../../src/acp/encoder.js';
-import { encodePartsV2, planEntries } from '../../src/acp/encoder-v2.js';
+import { encodePartsV2 } from '../../src/acp/encoder-v2.js';
+import { fileChange } from '../../src/substance/index.js';
 import { decodeFrames } from '../../src/acp/decode.js';
 import { NormalizePipeline } from '../../src/pipeline/normalize.js';
 import { splitLines, collect } from '../../src/pipeline/collect.js';
@@ -51,12 +52,13 @@ describe('ACP v2 frames (fast-check)', () => {
   }, 600_000);
 
   it('the check is not vacuous: v1 frames with a diff fail schema/v2, and a v1 tool_call passes only as an unknown update', () => {
-    const edit: NormalizedToolPart = { id: 'e1', name: 'Edit', kind: 'file_edit', title: 'Edit a.ts', input: { file_path: '/w/a.ts', old_string: 'a\n', new_string: 'b\n' }, state: 'complete', output: { text: 'ok' } };
+    // metadata.files by hand, as the adapters fill it for an exact-string edit.
+    const edit: NormalizedToolPart = { id: 'e1', name: 'Edit', kind: 'file_edit', title: 'Edit a.ts', input: { file_path: '/w/a.ts', old_string: 'a\n', new_string: 'b\n' }, state: 'complete', output: { text: 'ok' }, metadata: { files: [fileChange({ path: '/w/a.ts', operation: 'modify', oldText: 'a\n', newText: 'b\n' })] } };
     const v1 = wire(encodeParts('s', [edit]));
     expect(officialAcpErrors(v1[0])).toEqual([]);
     // The same frame as an upsert (what a v2 client would have to read it as) fails on the diff.
     expect(officialAcpV2Errors({ ...v1[0]!, update: { ...v1[0]!.update, sessionUpdate: 'tool_call_update' } }).join('\n')).toMatch(/changes/);
-    const started = wire(encodeParts('s', [{ ...edit, input: {}, state: 'started' } as NormalizedToolPart]))[0]!;
+    const started = wire(encodeParts('s', [{ ...edit, input: {}, metadata: {}, state: 'started' } as NormalizedToolPart]))[0]!;
     expect(officialAcpV2Errors(started)).toEqual([]); // passes… as the catch-all
     expect(SENT.has(started.update.sessionUpdate)).toBe(false);
     const v2 = checkedV2(encodePartsV2('s', [edit])) as { update: Record<string, unknown> }[];
@@ -75,20 +77,20 @@ describe('ACP v2 frames (fast-check)', () => {
     expect(encodeParts('s', [failed('interrupted')]).map((f) => (f.update as { status?: string }).status).pop()).toBe('failed');
   });
 
-  it('a to-do part is also a plan_update with its entries, sent again only when they change', () => {
-    const todo: NormalizedToolPart = { id: 't1', name: 'TodoWrite', kind: 'todo', title: 'Update plan', input: { todos: [{ content: 'Run probe', status: 'in_progress', activeForm: 'Running' }, { content: 'Ship', status: 'pending', priority: 'high' }] }, state: 'complete', output: { text: 'ok' } };
-    const frames = checkedV2(encodePartsV2('s', [todo])) as { update: Record<string, unknown> }[];
+  it('a part with metadata.plan is also a plan_update with the session\'s entries (cancelled kept), sent again only when they change', () => {
+    // By hand: metadata.plan as the adapters fill it (src/substance toolPlan); the input is not read.
+    const todo: NormalizedToolPart = { id: 't1', name: 'TodoWrite', kind: 'todo', title: 'Update plan', input: {}, state: 'complete', output: { text: 'ok' }, metadata: { plan: { entries: [{ content: 'Run probe', status: 'in_progress', activeForm: 'Running' }, { content: 'Ship', status: 'pending', priority: 'high' }, { content: 'Drop', status: 'cancelled' }] } } };
+    const frames = checkedV2(encodePartsV2('s', [todo, { ...todo, id: 't2' }])) as { update: Record<string, unknown> }[];
     const plans = frames.filter((f) => f.update.sessionUpdate === 'plan_update');
-    expect(plans).toEqual([{ sessionId: 's', update: { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 't1', entries: [{ content: 'Run probe', priority: 'medium', status: 'in_progress' }, { content: 'Ship', priority: 'high', status: 'pending' }] } } }]);
-    expect(planEntries({ plan: [{ step: 'a', status: 'inProgress' }] })).toEqual([{ content: 'a', priority: 'medium', status: 'in_progress' }]);
-    expect(planEntries({ items: [{ text: 'a', completed: true }, { text: 'b', completed: false }] })).toEqual([{ content: 'a', priority: 'medium', status: 'completed' }, { content: 'b', priority: 'medium', status: 'pending' }]);
-    // Not a to-do part: no plan.
-    expect(encodePartsV2('s', [{ ...todo, kind: 'unknown' } as NormalizedToolPart]).some((f) => f.update.sessionUpdate === 'plan_update')).toBe(false);
+    expect(plans).toEqual([{ sessionId: 's', update: { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 's', entries: [{ content: 'Run probe', priority: 'medium', status: 'in_progress' }, { content: 'Ship', priority: 'high', status: 'pending' }, { content: 'Drop', priority: 'medium', status: 'cancelled' }] }, _meta: { toolnorm: { partId: 't1' } } } }]);
+    expect(mergeV2(frames).plans.get('s')).toHaveLength(3);
+    // Control: the same part without metadata.plan, even with a provider todo list as input, sends no plan.
+    expect(encodePartsV2('s', [{ ...todo, input: { todos: [{ content: 'a', status: 'pending' }] }, metadata: {} } as NormalizedToolPart]).some((f) => f.update.sessionUpdate === 'plan_update')).toBe(false);
   });
 
   it('terminal option: the output is a v2 terminal_update (base64, replacing), the exit its exitStatus; nothing under _meta.terminal_*', () => {
     const out = 'hello\nwörld\n';
-    const p: NormalizedToolPart = { id: 'b1', name: 'Bash', kind: 'bash', title: 'ls', input: { command: 'ls' }, state: 'complete', output: { text: out }, metadata: { provider: 'claude', rawType: 'tool_use:Bash', exitCode: 3 } };
+    const p: NormalizedToolPart = { id: 'b1', name: 'Bash', kind: 'bash', title: 'ls', input: { command: 'ls' }, state: 'complete', output: { text: out }, metadata: { provider: 'claude', rawType: 'tool_use:Bash', exitCode: 3, command: { command: 'ls', exitCode: 3 } } };
     const frames = checkedV2(encodePartsV2('s', [p], { terminal: true })) as { update: Record<string, unknown> }[];
     const terms = frames.filter((f) => f.update.sessionUpdate === 'terminal_update').map((f) => f.update);
     expect(terms[0]).toEqual({ sessionUpdate: 'terminal_update', terminalId: 'b1', command: 'ls' });

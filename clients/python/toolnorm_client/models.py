@@ -3222,6 +3222,190 @@ class AcpToolCallUpdate:
 
 
 @dataclass
+class AcpPlanEntry:
+    """One ACP v1 PlanEntry."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("content", "priority", "status", "_meta")
+    _REQUIRED: ClassVar[tuple] = ("content", "priority", "status")
+    content: str
+    """What is to be done."""
+    priority: AcpPlanEntryPriority
+    """ACP requires one: the entry's own, else medium."""
+    status: AcpPlanEntryStatus
+    """ACP v1 PlanEntryStatus. v1 has no cancelled: a cancelled entry is completed, with
+    `_meta.toolnorm.status` cancelled.
+    """
+    meta: Union[AcpPlanEntryMeta, Unset] = UNSET
+    """ACP `_meta` of a plan entry."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "AcpPlanEntry") -> AcpPlanEntry:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            content=rt.string(obj["content"], path + ".content"),
+            priority=rt.string(obj["priority"], path + ".priority"),
+            status=rt.string(obj["status"], path + ".status"),
+            meta=rt.opt(obj, "_meta", AcpPlanEntryMeta.from_json, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["content"] = self.content
+        out["priority"] = self.priority
+        out["status"] = self.status
+        if self.meta is not UNSET:
+            out["_meta"] = self.meta.to_json()
+        return out
+
+
+AcpPlanEntryPriority = Literal["high", "medium", "low"]
+"""ACP requires one: the entry's own, else medium."""
+
+
+AcpPlanEntryStatus = Literal["pending", "in_progress", "completed"]
+"""ACP v1 PlanEntryStatus. v1 has no cancelled: a cancelled entry is completed, with
+`_meta.toolnorm.status` cancelled.
+"""
+
+
+@dataclass
+class AcpPlanEntryMeta:
+    """ACP `_meta` of a plan entry."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("toolnorm",)
+    _REQUIRED: ClassVar[tuple] = ("toolnorm",)
+    toolnorm: AcpPlanEntryToolnorm
+    """What ACP v1 has no field for."""
+    extra: Dict[str, Any] = field(default_factory=dict)
+    """The keys the schema does not declare: this object is open."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "AcpPlanEntryMeta") -> AcpPlanEntryMeta:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, True)
+        return cls(
+            toolnorm=AcpPlanEntryToolnorm.from_json(obj["toolnorm"], path + ".toolnorm"),
+            extra=rt.extra_of(obj, cls._CONSTS, cls._KNOWN),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["toolnorm"] = self.toolnorm.to_json()
+        return rt.merge_extra(out, self.extra, "AcpPlanEntryMeta")
+
+
+@dataclass
+class AcpPlanEntryToolnorm:
+    """What ACP v1 has no field for."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("status", "id")
+    _REQUIRED: ClassVar[tuple] = ()
+    status: Union[str, Unset] = UNSET
+    """The entry was cancelled (v1 shows it completed)."""
+    id: Union[str, Unset] = UNSET
+    """The provider's id for the entry."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "AcpPlanEntryToolnorm") -> AcpPlanEntryToolnorm:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            status=rt.opt(obj, "status", rt.string, path),
+            id=rt.opt(obj, "id", rt.string, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        if self.status is not UNSET:
+            out["status"] = self.status
+        if self.id is not UNSET:
+            out["id"] = self.id
+        return out
+
+
+@dataclass
+class AcpPlan:
+    """The session's plan, sent after a todo call that wrote `metadata.plan`."""
+    SESSION_UPDATE: ClassVar[str] = "plan"
+    _CONSTS: ClassVar[Dict[str, str]] = {"sessionUpdate": "plan"}
+    _KNOWN: ClassVar[tuple] = ("entries", "_meta")
+    _REQUIRED: ClassVar[tuple] = ("entries", "_meta")
+    entries: List[AcpPlanEntry]
+    """The whole plan: the client replaces its plan with it."""
+    meta: AcpPlanMeta
+    """ACP `_meta` of a plan update."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "AcpPlan") -> AcpPlan:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            entries=rt.list_of(AcpPlanEntry.from_json)(obj["entries"], path + ".entries"),
+            meta=AcpPlanMeta.from_json(obj["_meta"], path + "._meta"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["entries"] = rt.encode(self.entries)
+        out["_meta"] = self.meta.to_json()
+        return out
+
+    @property
+    def session_update(self) -> Literal["plan"]:
+        """The "sessionUpdate" key: always "plan" for a AcpPlan."""
+        return "plan"
+
+
+@dataclass
+class AcpPlanMeta:
+    """ACP `_meta` of a plan update."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("toolnorm",)
+    _REQUIRED: ClassVar[tuple] = ("toolnorm",)
+    toolnorm: AcpPlanToolnorm
+    """What ACP v1 has no field for."""
+    extra: Dict[str, Any] = field(default_factory=dict)
+    """The keys the schema does not declare: this object is open."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "AcpPlanMeta") -> AcpPlanMeta:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, True)
+        return cls(
+            toolnorm=AcpPlanToolnorm.from_json(obj["toolnorm"], path + ".toolnorm"),
+            extra=rt.extra_of(obj, cls._CONSTS, cls._KNOWN),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["toolnorm"] = self.toolnorm.to_json()
+        return rt.merge_extra(out, self.extra, "AcpPlanMeta")
+
+
+@dataclass
+class AcpPlanToolnorm:
+    """What ACP v1 has no field for."""
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("partId", "explanation")
+    _REQUIRED: ClassVar[tuple] = ("partId",)
+    part_id: str
+    """The todo call that wrote this plan."""
+    explanation: Union[str, Unset] = UNSET
+    """Why the plan changed, when the model said."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "AcpPlanToolnorm") -> AcpPlanToolnorm:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            part_id=rt.string(obj["partId"], path + ".partId"),
+            explanation=rt.opt(obj, "explanation", rt.string, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["partId"] = self.part_id
+        if self.explanation is not UNSET:
+            out["explanation"] = self.explanation
+        return out
+
+
+@dataclass
 class AcpSessionUpdateParams:
     """Params of an ACP v1 `session/update` notification as toolnorm emits it."""
     _CONSTS: ClassVar[Dict[str, str]] = {}
@@ -3230,7 +3414,7 @@ class AcpSessionUpdateParams:
     session_id: str
     """ACP session id."""
     update: AcpSessionUpdate
-    """The tool call update."""
+    """A tool call update, or the plan a todo call wrote."""
     meta: Union[Dict[str, Any], Unset] = UNSET
     """ACP extension point."""
 
@@ -3252,8 +3436,8 @@ class AcpSessionUpdateParams:
         return out
 
 
-AcpSessionUpdate = Union["AcpToolCall", "AcpToolCallUpdate"]
-"""The tool call update."""
+AcpSessionUpdate = Union["AcpToolCall", "AcpToolCallUpdate", "AcpPlan"]
+"""A tool call update, or the plan a todo call wrote."""
 
 
 def acp_session_update_from_json(value: Any, path: str = "AcpSessionUpdate") -> AcpSessionUpdate:
@@ -3262,6 +3446,7 @@ def acp_session_update_from_json(value: Any, path: str = "AcpSessionUpdate") -> 
     variants: Dict[str, Any] = {
         "tool_call": AcpToolCall,
         "tool_call_update": AcpToolCallUpdate,
+        "plan": AcpPlan,
     }
     if tag not in variants:
         raise rt.ContractError(f"{path}.sessionUpdate: unknown variant {tag!r}")
@@ -3408,6 +3593,8 @@ DEFINITIONS: Dict[str, Any] = {
     "AcpToolnormMeta": AcpToolnormMeta.from_json,
     "AcpToolCall": AcpToolCall.from_json,
     "AcpToolCallUpdate": AcpToolCallUpdate.from_json,
+    "AcpPlanEntry": AcpPlanEntry.from_json,
+    "AcpPlan": AcpPlan.from_json,
     "AcpSessionUpdateParams": AcpSessionUpdateParams.from_json,
     "UiToolPart": UiToolPart.from_json,
 }
@@ -3426,4 +3613,4 @@ def to_json(value: Any) -> Any:
     return rt.encode(value)
 
 
-__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "UnhashedReason", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "FileMutationRecord", "FileChange", "LineStats", "ToolInvocationStatus", "ToolInvocationRecord", "CommandRun", "SearchInfo", "PlanEntryStatus", "PlanEntryPriority", "PlanEntry", "ToolPlan", "ApprovalState", "ApprovalOption", "ToolApproval", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolError", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]
+__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "UnhashedReason", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "FileMutationRecord", "FileChange", "LineStats", "ToolInvocationStatus", "ToolInvocationRecord", "CommandRun", "SearchInfo", "PlanEntryStatus", "PlanEntryPriority", "PlanEntry", "ToolPlan", "ApprovalState", "ApprovalOption", "ToolApproval", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolError", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpPlanEntry", "AcpPlanEntryPriority", "AcpPlanEntryStatus", "AcpPlanEntryMeta", "AcpPlanEntryToolnorm", "AcpPlan", "AcpPlanMeta", "AcpPlanToolnorm", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]

@@ -859,6 +859,26 @@ export interface SearchInfo {
   matches?: number;
 }
 /**
+ * The file a read call read: `metadata.read`. Outputs point at it (ACP `locations`) without reading the call's input.
+ *
+ * This interface was referenced by `ToolnormContract`'s JSON-Schema
+ * via the `definition` "FileRead".
+ */
+export interface FileRead {
+  /**
+   * The file read: absolute when the cwd is known, else as the provider wrote it.
+   */
+  path: string;
+  /**
+   * First line read, when the call read from a line on (1-based).
+   */
+  line?: number;
+  /**
+   * How many lines it read at most, when it said.
+   */
+  limit?: number;
+}
+/**
  * One entry of a plan.
  *
  * This interface was referenced by `ToolnormContract`'s JSON-Schema
@@ -1047,6 +1067,7 @@ export interface ToolMetadata {
   files?: FileChange[];
   command?: CommandRun;
   search?: SearchInfo;
+  read?: FileRead;
   plan?: ToolPlan;
   compression?: CompressionRecord;
   assessment?: ToolCallAssessmentRecord;

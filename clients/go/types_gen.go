@@ -1589,6 +1589,47 @@ func (v SearchInfo) MarshalJSON() ([]byte, error) {
 	return encodeObject(plain(v), &searchInfoShape, v.Unknown)
 }
 
+// FileRead: The file a read call read: `metadata.read`. Outputs point at it (ACP `locations`)
+// without reading the call's input.
+type FileRead struct {
+	// The file read: absolute when the cwd is known, else as the provider wrote it.
+	Path string `json:"path"`
+
+	// First line read, when the call read from a line on (1-based).
+	Line *int64 `json:"line,omitempty"`
+
+	// How many lines it read at most, when it said.
+	Limit *int64 `json:"limit,omitempty"`
+
+	// Unknown holds keys the schema does not declare although it closes this object, as a newer
+	// schema's optional keys; they are written back as they came. UnmarshalStrict rejects them.
+	Unknown map[string]json.RawMessage `json:"-"`
+}
+
+var fileReadShape = objectShape{name: "FileRead", consts: nil, known: []string{"path", "line", "limit"}, required: []string{"path"}}
+
+// UnmarshalJSON checks the keys against the schema, then decodes the fields.
+func (v *FileRead) UnmarshalJSON(data []byte) error {
+	members, err := decodeObject(data, &fileReadShape)
+	if err != nil {
+		return err
+	}
+	type plain FileRead
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return decodeError("FileRead", err)
+	}
+	p.Unknown = extraMembers(members, &fileReadShape)
+	*v = FileRead(p)
+	return nil
+}
+
+// MarshalJSON writes the fields and the unknown keys.
+func (v FileRead) MarshalJSON() ([]byte, error) {
+	type plain FileRead
+	return encodeObject(plain(v), &fileReadShape, v.Unknown)
+}
+
 // PlanEntryStatus: Where a plan entry stands. cancelled: the provider dropped it (OpenCode); ACP,
 // which has no such status, shows it as completed.
 type PlanEntryStatus string
@@ -1952,6 +1993,8 @@ type ToolMetadata struct {
 
 	Search *SearchInfo `json:"search,omitempty"`
 
+	Read *FileRead `json:"read,omitempty"`
+
 	Plan *ToolPlan `json:"plan,omitempty"`
 
 	Compression *CompressionRecord `json:"compression,omitempty"`
@@ -1962,7 +2005,7 @@ type ToolMetadata struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-var toolMetadataShape = objectShape{name: "ToolMetadata", consts: nil, known: []string{"provider", "rawType", "mcp", "parentId", "childSessionId", "task", "action", "exitCode", "cwd", "truncated", "approval", "files", "command", "search", "plan", "compression", "assessment"}, required: nil}
+var toolMetadataShape = objectShape{name: "ToolMetadata", consts: nil, known: []string{"provider", "rawType", "mcp", "parentId", "childSessionId", "task", "action", "exitCode", "cwd", "truncated", "approval", "files", "command", "search", "read", "plan", "compression", "assessment"}, required: nil}
 
 // UnmarshalJSON checks the keys against the schema, then decodes the fields.
 func (v *ToolMetadata) UnmarshalJSON(data []byte) error {
@@ -4576,7 +4619,7 @@ func (v UiToolState) Valid() bool {
 }
 
 // DefinitionNames lists every definition of the schema, in schema order.
-var DefinitionNames = []string{"ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "TokenEstimator", "CompressionBudget", "CompressionStep", "OutputCompressionSpec", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "ToolCallAssessmentRecord", "FileDigest", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "FileMutationRecord", "FileChange", "ToolInvocationStatus", "ToolInvocationRecord", "CommandRun", "SearchInfo", "PlanEntryStatus", "PlanEntryPriority", "PlanEntry", "ToolPlan", "ApprovalState", "ApprovalOption", "ToolApproval", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent", "ToolEvent", "Diagnostic", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "AcpToolCallContent", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolCall", "AcpToolCallUpdate", "AcpPlanEntry", "AcpPlan", "AcpSessionUpdateParams", "UiToolPart"}
+var DefinitionNames = []string{"ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "TokenEstimator", "CompressionBudget", "CompressionStep", "OutputCompressionSpec", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "ToolCallAssessmentRecord", "FileDigest", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "FileMutationRecord", "FileChange", "ToolInvocationStatus", "ToolInvocationRecord", "CommandRun", "SearchInfo", "FileRead", "PlanEntryStatus", "PlanEntryPriority", "PlanEntry", "ToolPlan", "ApprovalState", "ApprovalOption", "ToolApproval", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent", "ToolEvent", "Diagnostic", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "AcpToolCallContent", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolCall", "AcpToolCallUpdate", "AcpPlanEntry", "AcpPlan", "AcpSessionUpdateParams", "UiToolPart"}
 
 // NewDefinition returns a pointer to a new value of the named definition's Go type, for code
 // that picks the type at run time: v, _ := NewDefinition("ToolEvent"); json.Unmarshal(data, v).
@@ -4642,6 +4685,8 @@ func NewDefinition(name string) (interface{}, bool) {
 		return new(CommandRun), true
 	case "SearchInfo":
 		return new(SearchInfo), true
+	case "FileRead":
+		return new(FileRead), true
 	case "PlanEntryStatus":
 		return new(PlanEntryStatus), true
 	case "PlanEntryPriority":

@@ -3,7 +3,7 @@ import { Count, NonEmpty, def } from './helpers.js';
 import { Provider } from './kind.js';
 import { CompressionRecord } from './compression.js';
 import { FileChange, ToolCallAssessmentRecord } from './executor.js';
-import { CommandRun, SearchInfo, ToolApproval, ToolPlan } from './substance.js';
+import { CommandRun, FileRead, SearchInfo, ToolApproval, ToolPlan } from './substance.js';
 
 export const TruncationNote = def('TruncationNote', Type.Object({
   path: Type.String({ description: 'JSON pointer, inside the part or event, of the value that was replaced.' }),
@@ -31,6 +31,7 @@ export const ToolMetadata = def('ToolMetadata', Type.Object({
   files: Type.Optional(Type.Array(FileChange, { description: 'Files the call changed (or, denied or failed, would have changed), one entry per path, in order.' })),
   command: Type.Optional(CommandRun),
   search: Type.Optional(SearchInfo),
+  read: Type.Optional(FileRead),
   plan: Type.Optional(ToolPlan),
   compression: Type.Optional(CompressionRecord),
   assessment: Type.Optional(ToolCallAssessmentRecord),

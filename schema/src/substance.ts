@@ -20,6 +20,12 @@ export const SearchInfo = def('SearchInfo', Type.Object({
   matches: Type.Optional(Count('How many paths or lines matched, when the result says (it may exceed the paths listed).')),
 }, { additionalProperties: false, description: 'What a search call looked for and where: `metadata.search`.' }));
 
+export const FileRead = def('FileRead', Type.Object({
+  path: NonEmpty('The file read: absolute when the cwd is known, else as the provider wrote it.'),
+  line: Type.Optional(Type.Integer({ minimum: 1, description: 'First line read, when the call read from a line on (1-based).' })),
+  limit: Type.Optional(Count('How many lines it read at most, when it said.')),
+}, { additionalProperties: false, description: 'The file a read call read: `metadata.read`. Outputs point at it (ACP `locations`) without reading the call\'s input.' }));
+
 export const PlanEntryStatus = def('PlanEntryStatus', StringEnum(['pending', 'in_progress', 'completed', 'cancelled'] as const, {
   description: 'Where a plan entry stands. cancelled: the provider dropped it (OpenCode); ACP, which has no such status, shows it as completed.',
 }));

@@ -52,6 +52,11 @@ export function locationsOf(part: NormalizedToolPart, cwd?: string): AcpToolCall
     found.push(f.path);
     if (f.from !== undefined) found.push(f.from);
   }
+  const read = part.metadata?.read;
+  if (!found.length && read) {
+    const path = absolute(read.path, cwd);
+    return path ? [read.line !== undefined ? { path, line: read.line } : { path }] : undefined;
+  }
   const search = part.metadata?.search;
   if (!found.length && search) {
     if (search.paths?.length) found.push(...search.paths);

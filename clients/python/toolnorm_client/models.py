@@ -1145,6 +1145,40 @@ class SearchInfo:
         return out
 
 
+@dataclass
+class FileRead:
+    """The file a read call read: `metadata.read`. Outputs point at it (ACP `locations`) without
+    reading the call's input.
+    """
+    _CONSTS: ClassVar[Dict[str, str]] = {}
+    _KNOWN: ClassVar[tuple] = ("path", "line", "limit")
+    _REQUIRED: ClassVar[tuple] = ("path",)
+    path: str
+    """The file read: absolute when the cwd is known, else as the provider wrote it."""
+    line: Union[int, Unset] = UNSET
+    """First line read, when the call read from a line on (1-based)."""
+    limit: Union[int, Unset] = UNSET
+    """How many lines it read at most, when it said."""
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "FileRead") -> FileRead:
+        obj = rt.object_of(value, path, cls._CONSTS, cls._KNOWN, cls._REQUIRED, False)
+        return cls(
+            path=rt.string(obj["path"], path + ".path"),
+            line=rt.opt(obj, "line", rt.integer, path),
+            limit=rt.opt(obj, "limit", rt.integer, path),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = dict(self._CONSTS)
+        out["path"] = self.path
+        if self.line is not UNSET:
+            out["line"] = self.line
+        if self.limit is not UNSET:
+            out["limit"] = self.limit
+        return out
+
+
 PlanEntryStatus = Literal["pending", "in_progress", "completed", "cancelled"]
 """Where a plan entry stands. cancelled: the provider dropped it (OpenCode); ACP, which has no such
 status, shows it as completed.
@@ -1395,7 +1429,7 @@ class ToolMetadata:
     allowed.
     """
     _CONSTS: ClassVar[Dict[str, str]] = {}
-    _KNOWN: ClassVar[tuple] = ("provider", "rawType", "mcp", "parentId", "childSessionId", "task", "action", "exitCode", "cwd", "truncated", "approval", "files", "command", "search", "plan", "compression", "assessment")
+    _KNOWN: ClassVar[tuple] = ("provider", "rawType", "mcp", "parentId", "childSessionId", "task", "action", "exitCode", "cwd", "truncated", "approval", "files", "command", "search", "read", "plan", "compression", "assessment")
     _REQUIRED: ClassVar[tuple] = ()
     provider: Union[Provider, Unset] = UNSET
     raw_type: Union[str, Unset] = UNSET
@@ -1424,6 +1458,7 @@ class ToolMetadata:
     """
     command: Union[CommandRun, Unset] = UNSET
     search: Union[SearchInfo, Unset] = UNSET
+    read: Union[FileRead, Unset] = UNSET
     plan: Union[ToolPlan, Unset] = UNSET
     compression: Union[CompressionRecord, Unset] = UNSET
     assessment: Union[ToolCallAssessmentRecord, Unset] = UNSET
@@ -1448,6 +1483,7 @@ class ToolMetadata:
             files=rt.opt(obj, "files", rt.list_of(FileChange.from_json), path),
             command=rt.opt(obj, "command", CommandRun.from_json, path),
             search=rt.opt(obj, "search", SearchInfo.from_json, path),
+            read=rt.opt(obj, "read", FileRead.from_json, path),
             plan=rt.opt(obj, "plan", ToolPlan.from_json, path),
             compression=rt.opt(obj, "compression", CompressionRecord.from_json, path),
             assessment=rt.opt(obj, "assessment", ToolCallAssessmentRecord.from_json, path),
@@ -1484,6 +1520,8 @@ class ToolMetadata:
             out["command"] = self.command.to_json()
         if self.search is not UNSET:
             out["search"] = self.search.to_json()
+        if self.read is not UNSET:
+            out["read"] = self.read.to_json()
         if self.plan is not UNSET:
             out["plan"] = self.plan.to_json()
         if self.compression is not UNSET:
@@ -3551,6 +3589,7 @@ DEFINITIONS: Dict[str, Any] = {
     "ToolInvocationRecord": ToolInvocationRecord.from_json,
     "CommandRun": CommandRun.from_json,
     "SearchInfo": SearchInfo.from_json,
+    "FileRead": FileRead.from_json,
     "PlanEntryStatus": lambda value, path="PlanEntryStatus": rt.string(value, path),
     "PlanEntryPriority": lambda value, path="PlanEntryPriority": rt.string(value, path),
     "PlanEntry": PlanEntry.from_json,
@@ -3613,4 +3652,4 @@ def to_json(value: Any) -> Any:
     return rt.encode(value)
 
 
-__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "UnhashedReason", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "FileMutationRecord", "FileChange", "LineStats", "ToolInvocationStatus", "ToolInvocationRecord", "CommandRun", "SearchInfo", "PlanEntryStatus", "PlanEntryPriority", "PlanEntry", "ToolPlan", "ApprovalState", "ApprovalOption", "ToolApproval", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolError", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpPlanEntry", "AcpPlanEntryPriority", "AcpPlanEntryStatus", "AcpPlanEntryMeta", "AcpPlanEntryToolnorm", "AcpPlan", "AcpPlanMeta", "AcpPlanToolnorm", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]
+__all__ = ["ToolKind", "Provider", "ToolState", "ToolError", "ToolTiming", "Instant", "TokenEstimator", "CompressionBudget", "CompressionStep", "compression_step_from_json", "AnsiStripStep", "CollapseRepeatsStep", "JsonSummaryStep", "HeadTailStep", "HeadStep", "TailStep", "OutputCompressionSpec", "CompressionMatch", "CompressionStats", "OriginalRef", "CompressionRecord", "Tier", "ParamRole", "ValidationIssue", "ValidationResult", "PolicyDecision", "PolicyCheck", "PolicyGate", "ToolCallAssessmentRecord", "FileDigest", "UnhashedReason", "FileOperation", "FileEntryType", "FileModeChange", "LinkTargetChange", "FileMutationRecord", "FileChange", "LineStats", "ToolInvocationStatus", "ToolInvocationRecord", "CommandRun", "SearchInfo", "FileRead", "PlanEntryStatus", "PlanEntryPriority", "PlanEntry", "ToolPlan", "ApprovalState", "ApprovalOption", "ToolApproval", "TruncationNote", "McpRef", "ToolMetadata", "TextBlock", "ImageBlock", "ResourceBlock", "OutputBlock", "output_block_from_json", "ToolOutput", "StartedToolPart", "RunningToolPart", "CompleteToolPart", "ErrorToolPart", "NormalizedToolPart", "normalized_tool_part_from_json", "EventSource", "ToolStartedEvent", "ToolInputDeltaEvent", "ToolUpdatedEvent", "ToolProgressEvent", "ToolCompletedEvent", "ToolFailedEvent", "ToolOutputCompressedEvent", "ToolFileMutatedEvent", "ToolPolicyAssessedEvent", "ToolApprovalRequestedEvent", "ToolApprovalResolvedEvent", "ToolEvent", "tool_event_from_json", "Diagnostic", "DiagnosticSeverity", "AcpToolKind", "AcpToolCallStatus", "AcpContentBlock", "acp_content_block_from_json", "AcpTextContent", "AcpImageContent", "AcpResourceLink", "AcpToolCallContent", "acp_tool_call_content_from_json", "AcpContent", "AcpDiff", "AcpTerminal", "AcpToolCallLocation", "AcpToolnormMeta", "AcpToolError", "AcpToolCall", "AcpMeta", "AcpToolCallUpdate", "AcpPlanEntry", "AcpPlanEntryPriority", "AcpPlanEntryStatus", "AcpPlanEntryMeta", "AcpPlanEntryToolnorm", "AcpPlan", "AcpPlanMeta", "AcpPlanToolnorm", "AcpSessionUpdateParams", "AcpSessionUpdate", "acp_session_update_from_json", "UiToolPart", "UiToolState", "DEFINITIONS", "from_json", "to_json", "UNSET", "Unset"]

@@ -10,7 +10,7 @@ import { fileChange, resolvedPath, toolPlan, type PlanEntryInput } from '../../s
 import { arr, int, num, obj, type Obj, str, text } from '../../fields.js';
 import { TOOL_TABLE, type ToolSpec } from './tools.js';
 
-export type Substance = Pick<ToolMetadata, 'files' | 'command' | 'search' | 'plan'>;
+export type Substance = Pick<ToolMetadata, 'files' | 'command' | 'search' | 'plan' | 'read'>;
 
 export interface SubstanceContext {
   cwd?: string;
@@ -286,9 +286,25 @@ function taskUpdateInput(input: Obj, ctx: SubstanceContext): Substance | undefin
   return partialPlan({ content: str(input.subject) ?? ctx.taskSubject?.(id), status, activeForm: input.activeForm, id });
 }
 
+// ---- reads -----------------------------------------------------------------------------
+
+/** Read / NotebookRead: the file, and the line range when the call gave one (`offset` is 1-based). */
+function readInput(input: Obj, ctx: SubstanceContext): Substance | undefined {
+  const p = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
+  if (!p) return undefined;
+  const read: NonNullable<Substance['read']> = { path: resolvedPath(p, ctx.cwd) };
+  const line = int(input.offset);
+  if (line !== undefined && line >= 1) read.line = line;
+  const limit = int(input.limit);
+  if (limit !== undefined && limit >= 0) read.limit = limit;
+  return { read };
+}
+
 // ---- the table -------------------------------------------------------------------------
 
 const SUBSTANCE: ReadonlyMap<ToolSpec, SubstanceSpec> = new Map<ToolSpec, SubstanceSpec>([
+  [TOOL_TABLE.Read!, { input: readInput }],
+  [TOOL_TABLE.NotebookRead!, { input: readInput }],
   [TOOL_TABLE.Edit!, { input: editInput, result: editResult }],
   [TOOL_TABLE.MultiEdit!, { input: multiEditInput, result: editResult }],
   [TOOL_TABLE.Write!, { input: writeInput, result: writeResult }],

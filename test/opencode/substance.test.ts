@@ -58,18 +58,18 @@ describe('edit, multiedit, write', () => {
 });
 
 describe('apply_patch and patch', () => {
-  const patchText = '*** Begin Patch\n*** Add File: docs/n.md\n+# N\n*** Update File: src/a.ts\n@@\n-1\n+2\n*** Delete File: old.txt\n*** End Patch';
-  const combined = `Index: ${CWD}/docs/n.md\n===\n--- ${CWD}/docs/n.md\n+++ ${CWD}/docs/n.md\n@@ -0,0 +1 @@\n+# N\nIndex: ${CWD}/src/a.ts\n===\n--- ${CWD}/src/a.ts\n+++ ${CWD}/src/a.ts\n@@ -1 +1 @@\n-1\n+2\n`;
+  const patchText = '*** Begin Patch\n*** Add File: guide/n.md\n+# N\n*** Update File: src/a.ts\n@@\n-1\n+2\n*** Delete File: old.txt\n*** End Patch';
+  const combined = `Index: ${CWD}/guide/n.md\n===\n--- ${CWD}/guide/n.md\n+++ ${CWD}/guide/n.md\n@@ -0,0 +1 @@\n+# N\nIndex: ${CWD}/src/a.ts\n===\n--- ${CWD}/src/a.ts\n+++ ${CWD}/src/a.ts\n@@ -1 +1 @@\n-1\n+2\n`;
 
   it('metadata.files gives paths and operations; each file\'s diff is its section of OpenCode\'s combined diff', () => {
     const p = one('apply_patch', completed({ patchText }, 'Success.', { metadata: { diff: combined, files: [
-      { filePath: `${CWD}/docs/n.md`, relativePath: 'docs/n.md', type: 'add', additions: 1, deletions: 0 },
+      { filePath: `${CWD}/guide/n.md`, relativePath: 'guide/n.md', type: 'add', additions: 1, deletions: 0 },
       { filePath: `${CWD}/src/a.ts`, relativePath: 'src/a.ts', type: 'update', additions: 1, deletions: 1 },
       { filePath: `${CWD}/old.txt`, relativePath: 'old.txt', type: 'delete', additions: 0, deletions: 0 },
       { filePath: `${CWD}/b.ts`, relativePath: 'b.ts', type: 'move', movePath: `${CWD}/c.ts`, patch: `--- ${CWD}/b.ts\n+++ ${CWD}/c.ts\n@@ -1 +1 @@\n-x\n+y\n` },
     ] } }));
     expect(p.metadata?.files?.map((f) => [f.operation, f.path, f.from, f.diff])).toEqual([
-      ['create', `${CWD}/docs/n.md`, undefined, `--- ${CWD}/docs/n.md\n+++ ${CWD}/docs/n.md\n@@ -0,0 +1 @@\n+# N\n`],
+      ['create', `${CWD}/guide/n.md`, undefined, `--- ${CWD}/guide/n.md\n+++ ${CWD}/guide/n.md\n@@ -0,0 +1 @@\n+# N\n`],
       ['modify', `${CWD}/src/a.ts`, undefined, `--- ${CWD}/src/a.ts\n+++ ${CWD}/src/a.ts\n@@ -1 +1 @@\n-1\n+2\n`],
       ['delete', `${CWD}/old.txt`, undefined, undefined],
       ['rename', `${CWD}/c.ts`, `${CWD}/b.ts`, `--- ${CWD}/b.ts\n+++ ${CWD}/c.ts\n@@ -1 +1 @@\n-x\n+y\n`],
@@ -79,7 +79,7 @@ describe('apply_patch and patch', () => {
   it('before it completes (no metadata.files), the envelope headers give the files and operations, in patch order', () => {
     const r = run(inSession(partUpdated(toolPart('prt_1', 'apply_patch', running({ patchText })))));
     expect(r.parts[0]!.metadata?.files).toEqual([
-      { path: `${CWD}/docs/n.md`, operation: 'create' },
+      { path: `${CWD}/guide/n.md`, operation: 'create' },
       { path: `${CWD}/src/a.ts`, operation: 'modify' },
       { path: `${CWD}/old.txt`, operation: 'delete' },
     ]);

@@ -1,4 +1,4 @@
-// What an OpenCode call did, in the contract's typed shape (docs/contract.md#substance):
+// What an OpenCode call did, in the contract's typed shape (docs/providers/opencode.md#substance):
 // `metadata.files` for edit / write / multiedit / apply_patch / patch, `metadata.command` for bash,
 // `metadata.search` for glob / grep / list / websearch / codesearch / webfetch, `metadata.plan` for
 // todowrite / todoread. One row per tool. A row reads the input (known from the first running

@@ -176,6 +176,19 @@ describe('approvals', () => {
     expect(stopped.parts[0]).toMatchObject({ state: 'error', error: { code: 'interrupted' }, metadata: { approval: { state: 'expired', source: 'opencode' } } });
   });
 
+  it('SDK v1 permission.updated / permission.replied {permissionID, response}: the same typed approval, its title as the reason and time.created as the time', () => {
+    const r = run(inSession(
+      partUpdated(toolPart('prt_1', 'bash', running({ command: 'git push' }))),
+      busEvent('permission.updated', { id: 'per_v1', type: 'bash', pattern: 'git push', sessionID: SES, messageID: MSG, callID: 'call_prt_1', title: 'Run git push', metadata: {}, time: { created: 1111 } }),
+      busEvent('permission.replied', { sessionID: SES, permissionID: 'per_v1', response: 'always' }),
+    ), { clock: () => 2222 });
+    expect(r.events.filter((e) => e.type.startsWith('tool.approval')).map((e) => (e as { approval: unknown }).approval)).toMatchObject([
+      { state: 'pending', source: 'user', reason: 'Run git push', at: 1111, detail: { requestId: 'per_v1', permission: 'bash', patterns: ['git push'] } },
+      { state: 'approved', source: 'user', optionId: 'always' },
+    ]);
+    expect(r.parts[0]!.metadata?.approval).toMatchObject({ state: 'approved', requestedAt: 1111, at: 2222, reason: 'Run git push' });
+  });
+
   it('a reply word OpenCode does not define is reported and changes nothing', () => {
     const r = run(inSession(partUpdated(toolPart('prt_1', 'bash', running({ command: 'ls' }))), ask('per_1', 'call_prt_1'), busEvent('permission.replied', { sessionID: SES, requestID: 'per_1', reply: 'maybe' })));
     expect(r.diagnostics.map((d) => d.code)).toEqual(['unknown_reply']);

@@ -144,10 +144,17 @@ describe.skipIf(!corpusAvailable())('OpenCode corpus', () => {
     expect(find(run1, (p) => p.metadata?.rawType === 'invalid')).toMatchObject({ name: 'no_such_tool', kind: 'unknown', state: 'error', error: { code: 'unknown_tool' } });
     expect(find(run1, (p) => p.name === 'task')).toMatchObject({ title: 'Find txt files', kind: 'subagent', state: 'complete' });
     expect(find(run1, (p) => p.name === 'read' && p.state === 'error')).toMatchObject({ error: { code: 'not_found' } });
-    expect(find(run2, (p) => p.title === 'Remove notes')).toMatchObject({ state: 'error', error: { code: 'denied' } });
-    expect(find(run2, (p) => p.title === 'Slow command')).toMatchObject({ state: 'error', error: { code: 'cancelled', message: 'User aborted the command' }, metadata: { exitCode: null } });
+    // A deny rule (`rm *`): denied, and the approval says a policy decided.
+    expect(find(run2, (p) => p.metadata?.command?.description === 'Remove notes')).toMatchObject({
+      title: 'rm -f notes.txt', state: 'error', error: { code: 'denied' },
+      metadata: { command: { command: 'rm -f notes.txt' }, approval: { state: 'denied', source: 'policy' } },
+    });
+    expect(find(run2, (p) => p.metadata?.command?.description === 'Slow command')).toMatchObject({
+      title: 'sleep 8 && echo late', state: 'error', error: { code: 'cancelled', message: 'User aborted the command' },
+      metadata: { exitCode: null, command: { command: 'sleep 8 && echo late', exitCode: null } },
+    });
     // run2's run.jsonl stops at idle, before the aborted bash's final update: that call is absent there.
-    expect(collect(opencodeAdapter, [asInput('opencode/captured/run2/run.jsonl')]).parts.map((p) => p.title)).toEqual(['Reading pixel.png', 'Remove notes']);
+    expect(collect(opencodeAdapter, [asInput('opencode/captured/run2/run.jsonl')]).parts.map((p) => p.title)).toEqual(['Reading pixel.png', 'rm -f notes.txt']);
   });
 
   it('the /global/event stream gives exactly the parts of the /event stream', () => {

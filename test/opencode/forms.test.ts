@@ -102,7 +102,7 @@ describe('GET /global/event SSE', () => {
 
   it('reads a sync payload whose plain twin never came, as the event it wraps', () => {
     const r = run(sse(call.map(sync)));
-    expect(r.parts).toMatchObject([{ id: 'prt_1', state: 'complete', title: 'List files' }]);
+    expect(r.parts).toMatchObject([{ id: 'prt_1', state: 'complete', title: 'Listing files' }]);
   });
 
   it('takes the envelope directory as the cwd when no session info says otherwise', () => {
@@ -123,7 +123,7 @@ describe('opencode run --format json', () => {
 
   it('reads tool_use lines and nothing else', () => {
     const r = run(runLines.map((l) => JSON.stringify(l)).join('\n'));
-    expect(r.parts).toMatchObject([{ id: 'prt_r', state: 'complete', title: 'List files' }]);
+    expect(r.parts).toMatchObject([{ id: 'prt_r', state: 'complete', title: 'Listing files' }]);
     expect(r.diagnostics).toEqual([]);
   });
 

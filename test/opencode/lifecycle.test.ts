@@ -19,10 +19,10 @@ describe('OpenCode states → toolnorm states', () => {
     // The pending state is announced with the running state's input (one event fewer), at the pending time.
     expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.progress', 'tool.progress', 'tool.progress', 'tool.completed']);
     const started = r.events[0]!;
-    expect(started).toMatchObject({ type: 'tool.started', partId: 'prt_1', sessionId: SES, at: 900, name: 'bash', kind: 'bash', input: BASH, title: 'Run the tests' });
+    expect(started).toMatchObject({ type: 'tool.started', partId: 'prt_1', sessionId: SES, at: 900, name: 'bash', kind: 'bash', input: BASH, title: 'npm test' });
     expect(r.events.slice(1, 4).map((e) => (e as { outputDelta?: string }).outputDelta)).toEqual([undefined, 'line 1\n', 'line 2\n']);
     const p = r.parts[0]!;
-    expect(p).toMatchObject({ id: 'prt_1', state: 'complete', title: 'Run the tests', input: BASH, output: { text: 'line 1\nline 2\n', structured: { exit: 0, truncated: false } } });
+    expect(p).toMatchObject({ id: 'prt_1', state: 'complete', title: 'npm test', input: BASH, output: { text: 'line 1\nline 2\n', structured: { exit: 0, truncated: false } } });
     expect(p.metadata).toMatchObject({ provider: 'opencode', rawType: 'bash', callId: 'call_prt_1', cwd: CWD, exitCode: 0 });
     // time → timing: the transport time of the first sighting, the tool's own end and duration.
     expect(p.timing).toEqual({ startedAt: 900, completedAt: 1500, elapsedMs: 500 });
@@ -83,7 +83,14 @@ describe('OpenCode states → toolnorm states', () => {
     const r = run(sse(seq));
     const p = r.parts[0]!;
     expect(p).toMatchObject({ state: 'error', error: { code: 'denied' } });
-    expect(p.metadata?.approval).toEqual({ status: 'replied', requestId: 'per_1', permission: 'bash', patterns: ['npm test'], reply: 'reject' });
+    expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.progress', 'tool.approval.requested', 'tool.approval.resolved', 'tool.failed']);
+    // The request, typed: pending, asked of the person, with OpenCode's three answers.
+    expect(r.events[2]).toMatchObject({ approval: { state: 'pending', source: 'user', options: [{ id: 'once', kind: 'allow_once' }, { id: 'always', kind: 'allow_always' }, { id: 'reject', kind: 'reject_once' }] } });
+    expect(p.metadata?.approval).toEqual({
+      state: 'denied', source: 'user', optionId: 'reject',
+      options: [{ id: 'once', name: 'Allow once', kind: 'allow_once' }, { id: 'always', name: 'Always allow', kind: 'allow_always' }, { id: 'reject', name: 'Reject', kind: 'reject_once' }],
+      detail: { requestId: 'per_1', permission: 'bash', patterns: ['npm test'] },
+    });
     expect(r.diagnostics).toEqual([]);
   });
 
@@ -94,9 +101,10 @@ describe('OpenCode states → toolnorm states', () => {
       partUpdated(toolPart('prt_7b', 'edit', failed({ filePath: 'a.ts' }, 'The user rejected permission to use this specific tool call.'))),
     ];
     const r = run(sse(seq));
-    expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.updated', 'tool.updated', 'tool.failed']);
+    expect(r.events.map((e) => e.type)).toEqual(['tool.started', 'tool.approval.requested', 'tool.updated', 'tool.approval.resolved', 'tool.failed']);
     expect(r.diagnostics).toEqual([]);
-    expect(r.parts[0]).toMatchObject({ state: 'error', error: { code: 'denied' }, metadata: { approval: { status: 'asked', requestId: 'per_2' } } });
+    // No reply was read; the failure says the user rejected it, so the approval is denied by the user.
+    expect(r.parts[0]).toMatchObject({ state: 'error', error: { code: 'denied' }, metadata: { approval: { state: 'denied', source: 'user', detail: { requestId: 'per_2' } } } });
   });
 
   it('calls still pending at the end are started in the order OpenCode created them', () => {

@@ -60,7 +60,11 @@ describe('titles', () => {
     expect(titleOf('grep', { pattern: 'alpha', include: '*.txt' })).toBe('Searching for "alpha" (*.txt)');
     expect(titleOf('list', { path: `${CWD}/src` })).toBe('Listing files in src');
     expect(titleOf('list', {})).toBe('Listing files');
-    expect(titleOf('bash', { command: 'echo hi && ls', description: 'Print greeting' })).toBe('Print greeting');
+    // One command-title rule for every provider: the command decides, the description does not.
+    expect(titleOf('bash', { command: 'echo hi && ls', description: 'Print greeting' })).toBe('Listing files');
+    expect(titleOf('bash', { command: 'cat README.md', description: 'Show the readme' })).toBe('Reading README.md');
+    expect(titleOf('bash', { command: `cat ${CWD}/src/a.ts` })).toBe('Reading src/a.ts');
+    expect(titleOf('bash', { command: 'npm test', description: 'Run the tests' })).toBe('npm test');
     expect(titleOf('bash', { command: 'echo hi\necho there' })).toBe('echo hi');
     expect(titleOf('webfetch', { url: 'https://www.example.com/a/b', format: 'markdown' })).toBe('Fetching example.com');
     expect(titleOf('websearch', { query: 'Reuters top news' })).toBe('Searching Reuters top news');
@@ -95,7 +99,7 @@ describe('titles', () => {
   it('state.metadata.actionDescriptor, when present and usable, is the preferred title', () => {
     expect(titleOf('bash', { command: 'ls', description: 'List' }, { metadata: { actionDescriptor: 'Listing the workspace' } })).toBe('Listing the workspace');
     expect(titleOf('bash', { command: 'ls' }, { metadata: { actionDescriptor: { title: 'Listing files' } } })).toBe('Listing files');
-    expect(titleOf('bash', { command: 'ls' }, { metadata: { actionDescriptor: '  ' } })).toBe('ls');
+    expect(titleOf('bash', { command: 'ls' }, { metadata: { actionDescriptor: '  ' } })).toBe('Listing files');
   });
 
   it('without a session cwd (run JSON), a file tool uses OpenCode\'s own relative path when the input path ends with it', () => {

@@ -7,16 +7,17 @@
 // failures here, because the call did not do what was asked: the `invalid` tool (the model asked for
 // a tool that does not exist), a bash command that was killed (`exit: null` plus a
 // `<shell_metadata>` note) and one that exited non-zero. They keep `metadata.opencodeStatus`.
-import type { ToolKind, ToolMetadata } from '../../contract/index.js';
+import type { ApprovalOption, ToolApproval, ToolKind, ToolMetadata } from '../../contract/index.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
 import { OwnedMap } from '../../collections/persistent-map.js';
 import type { EventEmitterFor } from '../shared/emit.js';
 import type { InputPosition } from '../types.js';
 import { describe, MUTABLE_META, type Description } from './describe.js';
-import { errorCode, nonZeroExit, stoppedCommand } from './errors.js';
+import { DENY_RULE, errorCode, nonZeroExit, stoppedCommand } from './errors.js';
 import { completedOutput, outputDelta, terminalMetadata } from './output.js';
 import { obj, text, type Obj, type RawStatus, type ToolPartView } from './part-view.js';
 import { Sessions, type TaskRef } from './sessions.js';
+import { SUBSTANCE_KEYS, substanceOf, type Substance } from './substance.js';
 import type { ToolNames } from './tool-names.js';
 
 export interface ApplyContext {
@@ -40,9 +41,24 @@ interface OpenCall {
   /** The last description and what it was computed from (see `signature`). */
   desc: Description;
   sig: string | undefined;
-  approval?: Obj;
+  /** JSON of the substance last emitted (metadata.files, command, search, plan), by key. */
+  substance: Record<string, string>;
+  approval?: ToolApproval;
   permissionReply?: string;
 }
+
+/**
+ * The answers OpenCode's permission API takes (`permission.replied` `reply`, v1 `response`), in
+ * ACP's words for what each means.
+ */
+export const PERMISSION_OPTIONS: readonly ApprovalOption[] = [
+  { id: 'once', name: 'Allow once', kind: 'allow_once' },
+  { id: 'always', name: 'Always allow', kind: 'allow_always' },
+  { id: 'reject', name: 'Reject', kind: 'reject_once' },
+];
+
+/** A reply word → the approval's state; a word not here is reported, not guessed. */
+const REPLY_STATE: Readonly<Record<string, 'approved' | 'denied'>> = { once: 'approved', always: 'approved', reject: 'denied' };
 
 const TERMINAL: ReadonlySet<RawStatus> = new Set(['completed', 'error']);
 /** Calls open at once (pending ones count separately, to the same cap): docs/robustness.md. */
@@ -52,6 +68,8 @@ const keyOf = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
 
 export interface CallsOptions {
   clock: () => number | undefined;
+  /** Reads a provider time by the one rule (reporting an unreadable one). */
+  time?: (field: string, value: unknown, pos: InputPosition | undefined) => number | undefined;
   cwd?: string;
 }
 
@@ -211,6 +229,8 @@ export class Calls {
     if (view.partMetadata?.providerExecuted === true) metadata.providerExecuted = true;
     const parentId = this.sessions.parentFor(sessionId, view.id);
     if (parentId) metadata.parentId = parentId;
+    const substance = substanceOf(view, cwd, TERMINAL.has(view.status));
+    Object.assign(metadata, substance);
     this.out.emit('tool.started', this.env(sessionId, view.id, at, ctx), { name: d.name, kind: d.kind, title: d.title, input: d.input, metadata });
     const call: OpenCall = {
       sessionId,
@@ -223,6 +243,7 @@ export class Calls {
       sig: signature(view, this.sessions.cwdOf(sessionId)),
       running: false,
       streamed: '',
+      substance: keysOf(substance),
     };
     if (view.messageId && view.callId) {
       call.callKey = `${view.messageId}\u0000${view.callId}`;
@@ -260,6 +281,7 @@ export class Calls {
         call.metaKeys[k] = v;
       }
     }
+    Object.assign(metadata, changedSubstance(call, substanceOf(view, this.sessions.cwdOf(call.sessionId), false)));
     if (Object.keys(metadata).length) body.metadata = metadata;
     if (Object.keys(body).length) this.out.emit('tool.updated', this.env(call.sessionId, view.id, ctx.at ?? view.start, ctx), body);
   }
@@ -268,6 +290,8 @@ export class Calls {
     const env = this.env(sessionId, view.id, view.end ?? ctx.at, ctx);
     const ran = view.start !== undefined && view.end !== undefined && view.end >= view.start && !view.neverRan;
     const elapsed = ran ? { elapsedMs: view.end! - view.start! } : {};
+    // What the result adds to the call's substance (the real diff, the exit status, the paths found).
+    const substance = d.invalid ? {} : changedSubstance(call, substanceOf(view, this.sessions.cwdOf(sessionId), true));
     if (d.invalid) {
       const message = [view.output, view.error, d.invalid.error].find((m) => m?.trim()) ?? `the model called ${d.name}, which could not be run`;
       const details: Obj = {};
@@ -277,33 +301,37 @@ export class Calls {
     } else if (view.status === 'completed') {
       const stopped = d.kind === 'bash' ? stoppedCommand(view.output, view.metadata) ?? nonZeroExit(view.output, view.metadata) : undefined;
       if (stopped) {
+        this.settleApproval(call, env, 'approved');
         this.out.emit('tool.failed', env, {
           error: { message: stopped.message, code: stopped.code, details: { output: view.output, opencodeStatus: 'completed' } },
           ...elapsed,
-          ...withMeta(providerStatus(view)),
+          ...withMeta({ ...providerStatus(view), ...substance }),
         });
       } else {
         const built = completedOutput(view);
-        this.out.emit('tool.completed', env, { output: built.output, ...elapsed, ...withMeta(built.metadata) });
+        this.settleApproval(call, env, 'approved');
+        this.out.emit('tool.completed', env, { output: built.output, ...elapsed, ...withMeta({ ...built.metadata, ...substance }) });
       }
     } else {
       const message = view.error?.trim() ? view.error : 'the tool call failed without an error message';
       const code = errorCode(message, { metadata: view.metadata, permissionReply: call.permissionReply });
       const details = Object.keys(view.metadata).length ? { details: { metadata: view.metadata } } : {};
-      this.out.emit('tool.failed', env, { error: { message, code, ...details }, ...elapsed, ...withMeta(terminalMetadata(view)) });
+      if (code === 'denied') this.denied(call, env, message);
+      else this.settleApproval(call, env, 'expired');
+      this.out.emit('tool.failed', env, { error: { message, code, ...details }, ...elapsed, ...withMeta({ ...terminalMetadata(view), ...substance }) });
     }
     this.closed.set(view.id, view.status);
     this.open.delete(view.id);
     if (call.callKey) this.byCall.delete(call.callKey);
   }
 
-  /** `permission.asked` (v2) / `permission.updated` (v1): the approval request of a running call. */
+  /** `permission.asked` (v2) / `permission.updated` (v1): the call waits for the user's answer. */
   permissionAsked(p: Obj, ctx: Omit<ApplyContext, 'sessionId'>): void {
     const tool = obj(p.tool);
     const messageId = text(tool?.messageID) ?? text(p.messageID);
     const callId = text(tool?.callID) ?? text(p.callID);
     const requestId = text(p.id);
-    if (!messageId || !callId) return; // not about a tool call
+    if (!messageId || !callId) return; // not about a tool call (OpenCode also asks for external directories, doom loops)
     const partId = this.byCall.get(`${messageId}\u0000${callId}`);
     if (partId) this.ensureStarted(partId);
     const call = partId ? this.open.get(partId) : undefined;
@@ -312,14 +340,23 @@ export class Calls {
       return;
     }
     if (requestId) this.byRequest.set(requestId, partId);
-    const approval: Obj = { status: 'asked' };
-    if (requestId) approval.requestId = requestId;
+    // OpenCode asks the person (a rule that says `ask`); a rule that allows or denies asks nobody.
+    const approval: ToolApproval = { state: 'pending', source: 'user', options: [...PERMISSION_OPTIONS] };
+    const reason = text(p.title); // v1 Permission.title
+    if (reason) approval.reason = reason;
+    const created = obj(p.time)?.created;
+    const at = created === undefined ? undefined : this.opts.time?.('properties.time.created', created, ctx.pos);
+    if (at !== undefined) approval.at = at;
+    const detail: Obj = {};
+    if (requestId) detail.requestId = requestId;
     const permission = text(p.permission) ?? text(p.type);
-    if (permission) approval.permission = permission;
+    if (permission) detail.permission = permission;
     const patterns = Array.isArray(p.patterns) ? p.patterns : p.pattern !== undefined ? [p.pattern].flat() : undefined;
-    if (patterns) approval.patterns = patterns;
+    if (patterns) detail.patterns = patterns;
+    if (Array.isArray(p.always) && p.always.length) detail.always = p.always;
+    if (Object.keys(detail).length) approval.detail = detail;
     call.approval = approval;
-    this.out.emit('tool.updated', this.env(call.sessionId, partId, ctx.at, ctx), { metadata: { approval } });
+    this.out.emit('tool.approval.requested', this.env(call.sessionId, partId, ctx.at, ctx), { approval });
   }
 
   /** `permission.replied`: v2 `{requestID, reply}`, v1 `{permissionID, response}`. */
@@ -331,9 +368,35 @@ export class Calls {
     const call = this.open.get(partId);
     if (!call) return;
     const reply = text(p.reply) ?? text(p.response);
-    call.approval = { ...(call.approval ?? {}), status: 'replied', ...(reply ? { reply } : {}) };
-    if (reply) call.permissionReply = reply;
-    this.out.emit('tool.updated', this.env(call.sessionId, partId, ctx.at, ctx), { metadata: { approval: call.approval } });
+    const state = reply !== undefined && Object.hasOwn(REPLY_STATE, reply) ? REPLY_STATE[reply]! : undefined;
+    if (!state) {
+      this.out.diagnostic('unknown_reply', `permission reply ${JSON.stringify(p.reply ?? p.response)} to request ${requestId} is not one of once, always, reject; the approval stays pending`, ctx.pos, { partId });
+      return;
+    }
+    call.permissionReply = reply;
+    this.resolve(call, this.env(call.sessionId, partId, ctx.at, ctx), { state, source: 'user', optionId: reply! });
+  }
+
+  private resolve(call: OpenCall, env: ReturnType<Calls['env']>, approval: ToolApproval): void {
+    call.approval = approval;
+    this.out.emit('tool.approval.resolved', env, { approval });
+  }
+
+  /**
+   * A call that ends with its approval still pending: it ran (so it was allowed, though no reply
+   * was read), or it stopped first and the question was never answered.
+   */
+  private settleApproval(call: OpenCall, env: ReturnType<Calls['env']>, state: 'approved' | 'expired'): void {
+    if (call.approval?.state !== 'pending') return;
+    const reason = state === 'approved' ? 'the call ran after the request; no reply was read' : 'the call ended before the request was answered';
+    this.resolve(call, env, { state, source: 'opencode', reason });
+  }
+
+  /** A call that failed as denied: the reply read, else a deny rule (policy) or the rejection OpenCode reports. */
+  private denied(call: OpenCall, env: ReturnType<Calls['env']>, message: string): void {
+    if (call.approval && call.approval.state !== 'pending') return;
+    const source = DENY_RULE.test(message) ? 'policy' : 'user';
+    this.resolve(call, env, { state: 'denied', source, reason: message });
   }
 
   /** `message.part.removed` for a tool part still open: reported, the part itself stays. */
@@ -353,6 +416,25 @@ export class Calls {
 function signature(view: ToolPartView, cwd: string | undefined): string | undefined {
   if (view.tool === 'task' || view.tool === 'invalid' || view.metadata.actionDescriptor !== undefined) return undefined;
   return `${view.tool}\u0000${view.title ?? ''}\u0000${cwd ?? ''}\u0000${keyOf(view.input)}`;
+}
+
+function keysOf(substance: Substance): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const k of SUBSTANCE_KEYS) if (substance[k] !== undefined) keys[k] = keyOf(substance[k]);
+  return keys;
+}
+
+/** The keys of `next` that differ from what the call last emitted (remembered as emitted). */
+function changedSubstance(call: OpenCall, next: Substance): Substance {
+  const out: Substance = {};
+  for (const k of SUBSTANCE_KEYS) {
+    if (next[k] === undefined) continue;
+    const key = keyOf(next[k]);
+    if (key === call.substance[k]) continue;
+    call.substance[k] = key;
+    (out as Obj)[k] = next[k];
+  }
+  return out;
 }
 
 function metaKeysOf(meta: ToolMetadata): Record<string, string> {

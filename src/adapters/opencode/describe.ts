@@ -26,7 +26,7 @@ export const MUTABLE_META = ['rawType', 'mcp', 'childSessionId', 'task', 'reques
 
 /** Paths in titles: relative to the session cwd when known. */
 class PathView implements TitleContext {
-  constructor(private readonly cwd: string | undefined, private readonly hint: string | undefined) {}
+  constructor(readonly cwd: string | undefined, private readonly hint: string | undefined) {}
 
   path(p: string): string {
     if (this.cwd) return displayPath(p, this.cwd);

@@ -9,11 +9,14 @@ export interface ErrorRule {
   source: string;
 }
 
+/** OpenCode's text when a configured rule (`permission: {bash: {"rm *": "deny"}}`) refused the call. */
+export const DENY_RULE = /user has specified a rule which prevents you from using this specific tool call/i;
+
 /** First match wins. */
 export const ERROR_RULES: readonly ErrorRule[] = [
   // The processor force-fails every unfinished call when it stops (abort, stream error).
   { code: 'interrupted', pattern: /^Tool execution aborted/, source: 'BIN session processor' },
-  { code: 'denied', pattern: /user has specified a rule which prevents you from using this specific tool call/i, source: 'CAP run2: a deny rule' },
+  { code: 'denied', pattern: DENY_RULE, source: 'CAP run2: a deny rule' },
   { code: 'denied', pattern: /user rejected permission to use this specific tool call/i, source: 'BIN: permission rejected (also auto-reject in `run`)' },
   { code: 'cancelled', pattern: /user dismissed this question/i, source: 'SRC: question rejected' },
   { code: 'not_found', pattern: /^File not found:|\bENOENT\b|no such file or directory/i, source: 'CAP: read of a missing file' },

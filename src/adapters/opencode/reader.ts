@@ -37,7 +37,7 @@ export class OpenCodeReader implements BusTarget {
   constructor(private readonly out: EventEmitterFor, private readonly options: AdapterOptions) {
     // Without an explicit clock, an event with no time of its own has none (never invented).
     this.clock = options.clock ?? (() => undefined);
-    this.calls = new Calls(out, new ToolNames(options.mcpServers ?? []), { clock: this.clock, cwd: options.cwd });
+    this.calls = new Calls(out, new ToolNames(options.mcpServers ?? []), { clock: this.clock, cwd: options.cwd, time: (field, value, pos) => timeField(out, field, value, 'ms', pos) });
     this.filter = new HeadFilter(this.recent, this.calls.sessions);
     this.sse = this.newFramer();
   }

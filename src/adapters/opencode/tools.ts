@@ -6,10 +6,14 @@ import type { ToolKind } from '../../contract/index.js';
 import { commandTitle, domainOf, usableTitle } from '../../present/titles.js';
 import { obj, type Obj } from './part-view.js';
 import { ownKeysOnly } from '../shared/table.js';
+import { commandItemTitle } from '../shared/command-title.js';
+import { resolvedPath } from '../../substance/index.js';
 
 export interface TitleContext {
   /** A path as a person reads it: relative to the session cwd when that is known. */
   path(p: string): string;
+  /** The session's directory, when known. */
+  readonly cwd?: string;
 }
 
 export interface ToolSpec {
@@ -109,9 +113,10 @@ function questionTitle(input: Obj): string | undefined {
 export const TOOL_TABLE: Readonly<Record<string, ToolSpec>> = {
   bash: {
     kind: 'bash',
-    // The model writes a 5–10 word description (REAL recordings, still sent in 1.18.33); the
-    // command's first line is the fallback, as OpenCode's own ACP mapping does.
-    title: (i) => titled(i.description) ?? oneLine(i.command),
+    // One rule for every provider's commands (src/adapters/shared/command-title.ts): `cat
+    // README.md` is `Reading README.md` here as in Codex and Claude. The model's description
+    // goes to metadata.command.description, not into the title.
+    title: (i, c) => (typeof i.command === 'string' && i.command.trim() ? commandItemTitle(i.command, titled(i.workdir) ? resolvedPath(String(i.workdir), c.cwd) : c.cwd) : undefined),
     fallback: 'Running a shell command',
   },
   read: { kind: 'file_read', title: (i, c) => (titled(i.filePath) ? `Reading ${c.path(String(i.filePath))}` : undefined), fallback: 'Reading a file' },

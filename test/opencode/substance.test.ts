@@ -76,9 +76,20 @@ describe('apply_patch and patch', () => {
     ]);
   });
 
-  it('before it completes (no metadata.files), the envelope headers give the files and operations, in patch order', () => {
+  it('before it completes (no metadata.files), the shared patch parser gives the files, operations and diffs, in patch order; a patch it cannot read still names its files', () => {
     const r = run(inSession(partUpdated(toolPart('prt_1', 'apply_patch', running({ patchText })))));
-    expect(r.parts[0]!.metadata?.files).toEqual([
+    const files = r.parts[0]!.metadata!.files!;
+    expect(files.map((f) => ({ path: f.path, operation: f.operation }))).toEqual([
+      { path: `${CWD}/guide/n.md`, operation: 'create' },
+      { path: `${CWD}/src/a.ts`, operation: 'modify' },
+      { path: `${CWD}/old.txt`, operation: 'delete' },
+    ]);
+    expect(files[0]!.diff).toMatch(/^--- \/dev\/null\n\+\+\+ /);
+    expect(files[1]!.diff).toContain('@@');
+    // Control: the same envelope with a hunk the parser refuses keeps the names, without diffs.
+    const broken = patchText.replace('*** End Patch', 'not a patch line\n*** End Patch');
+    const b = run(inSession(partUpdated(toolPart('prt_2', 'apply_patch', running({ patchText: broken })))));
+    expect(b.parts[0]!.metadata?.files).toEqual([
       { path: `${CWD}/guide/n.md`, operation: 'create' },
       { path: `${CWD}/src/a.ts`, operation: 'modify' },
       { path: `${CWD}/old.txt`, operation: 'delete' },

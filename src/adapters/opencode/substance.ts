@@ -6,13 +6,14 @@
 // OpenCode recorded about the result (the real file diff, the exit status, the paths found).
 import type { FileChange, FileOperation, ToolMetadata } from '../../contract/index.js';
 import { absolutePath, fileChange, resolvedPath, toolPlan, unifiedDiff } from '../../substance/index.js';
+import { applyPatchFiles } from '../../substance/apply-patch.js';
 import { unwrapCommand } from '../shared/shell.js';
 import { num, obj, type Obj, type ToolPartView } from './part-view.js';
 
-export type Substance = Pick<ToolMetadata, 'files' | 'command' | 'search' | 'plan'>;
+export type Substance = Pick<ToolMetadata, 'files' | 'command' | 'search' | 'plan' | 'read'>;
 
 /** The keys a row may fill, compared between updates so only a change is emitted. */
-export const SUBSTANCE_KEYS = ['files', 'command', 'search', 'plan'] as const;
+export const SUBSTANCE_KEYS = ['files', 'command', 'search', 'plan', 'read'] as const;
 
 interface Ctx {
   /** The session's directory, when known: relative paths are made absolute against it. */
@@ -140,8 +141,9 @@ const ENVELOPE: readonly [RegExp, FileOperation][] = [
  * apply_patch (1.18.33) and the legacy patch tool. The files and operations come from
  * `metadata.files` when OpenCode recorded them, else from the patch envelope's headers. Each file's
  * diff is its own `patch` (newer sources), else its section of OpenCode's combined `metadata.diff`.
- * The patch text itself is not read into a diff here: that parser is shared (src/substance), and
- * this row leaves the diff out when OpenCode recorded none.
+ * Without OpenCode's record, the patch text is read by the one shared parser (src/substance/
+ * apply-patch.ts), which gives each file its diff; a patch it cannot read still names its files
+ * from the envelope's headers, without diffs.
  */
 const patch: Row = (i, view, ctx) => {
   const recorded = Array.isArray(view.metadata.files) ? view.metadata.files.map((f) => obj(f)).filter((f): f is Obj => !!f && !!str(f.filePath)) : [];
@@ -158,6 +160,8 @@ const patch: Row = (i, view, ctx) => {
   }
   const text = typeof i.patchText === 'string' ? i.patchText : typeof i.patch === 'string' ? i.patch : undefined;
   if (!text) return {};
+  const parsed = applyPatchFiles(text, ctx.cwd);
+  if (!parsed.problem && parsed.files.length) return files(...parsed.files);
   const named: { path: string; operation: FileOperation; at: number }[] = [];
   for (const [re, operation] of ENVELOPE) for (const m of text.matchAll(re)) named.push({ path: m[1]!.trim(), operation, at: m.index! });
   named.sort((a, b) => a.at - b.at);
@@ -282,8 +286,22 @@ const todowrite: Row = (i) => todos(i.todos);
 /** todoread has no input: the list it read is in `metadata.todos` once it completed. */
 const todoread: Row = (_i, view, ctx) => (ctx.ended && view.status === 'completed' ? todos(view.metadata.todos) : {});
 
+/**
+ * read: the file, and how many lines it asked for. Its `offset` is left out of `line`: OpenCode's
+ * versions disagree on whether it counts from 0 or 1, and a wrong line is worse than none.
+ */
+const read: Row = (i, _view, ctx) => {
+  const p = str(i.filePath) ?? str(i.path);
+  if (!p) return {};
+  const out: NonNullable<Substance['read']> = { path: resolvedPath(p, ctx.cwd) };
+  const limit = num(i.limit);
+  if (limit !== undefined && Number.isInteger(limit) && limit >= 0) out.limit = limit;
+  return { read: out };
+};
+
 /** The rows, keyed by OpenCode tool id (the same ids as the tool table, src/adapters/opencode/tools.ts). */
 export const SUBSTANCE_TABLE: Readonly<Record<string, Row>> = {
+  read,
   edit,
   multiedit,
   write,

@@ -256,7 +256,10 @@ export const acpAdapter: AdapterDefinition = {
       // A plan named by a call's id is that call's plan (toolnorm's v2 frames send a to-do part's
       // entries so): our own calls already carry it in `_meta.toolnorm`; another agent's gets it
       // as `metadata.plan`, and no second part.
-      const callAt = resolveKey(sessionId, plan.planId);
+      // toolnorm's own plan frames name their to-do call in `_meta.toolnorm.partId` (v1's plan has
+      // one id per session, so the plan id cannot say it): that call already carries the plan.
+      const ownCall = nonEmpty(obj(obj(update._meta)?.toolnorm)?.partId);
+      const callAt = resolveKey(sessionId, ownCall !== undefined && calls.has(resolveKey(sessionId, ownCall)) ? ownCall : plan.planId);
       const owner = calls.get(callAt);
       if (owner) {
         if (!Object.keys(owner.merged.toolnorm).length && plan.plan) commit(callAt, owner, owner.merged, pos, { plan: plan.plan });

@@ -1,9 +1,9 @@
 // The substance of another agent's call (docs/providers/acp.md, "What a call did"), from what
 // ACP shows: `diff` content → metadata.files, `locations` of a file-changing call → files no diff
 // names, the command and its exit → metadata.command, a search's pattern or query →
-// metadata.search, a to-do list → metadata.plan. Our own frames carry their metadata whole in
+// metadata.search, a to-do list → metadata.plan, a read's one location → metadata.read. Our own frames carry their metadata whole in
 // `_meta.toolnorm` and never come here.
-import type { CommandRun, FileChange, FileOperation, SearchInfo, ToolKind, ToolMetadata, ToolPlan } from '../../contract/index.js';
+import type { CommandRun, FileChange, FileOperation, FileRead, SearchInfo, ToolKind, ToolMetadata, ToolPlan } from '../../contract/index.js';
 import { fileChange, toolPlan } from '../../substance/index.js';
 import { diffStats } from '../../substance/diff.js';
 import { scriptOf } from '../shared/shell.js';
@@ -120,9 +120,21 @@ function planOf(s: Shown): ToolPlan | undefined {
   return s.kind === 'todo' && todos ? toolPlan(todos.map((t) => obj(t) ?? { content: undefined }) as { content: unknown }[]) : undefined;
 }
 
+/** A read's one location (ACP `read` kind): the file, and the line when the agent gave one. */
+function readOf(s: Shown): FileRead | undefined {
+  if (s.acpKind !== 'read' || s.locations?.length !== 1) return undefined;
+  const loc = obj(s.locations[0]);
+  const path = nonEmpty(loc?.path);
+  if (!path) return undefined;
+  const line = loc?.line;
+  return typeof line === 'number' && Number.isInteger(line) && line >= 1 ? { path, line } : { path };
+}
+
 /** The typed substance keys of another agent's call. */
-export function substanceOf(s: Shown): Pick<ToolMetadata, 'files' | 'command' | 'search' | 'plan'> {
-  const out: Pick<ToolMetadata, 'files' | 'command' | 'search' | 'plan'> = {};
+export function substanceOf(s: Shown): Pick<ToolMetadata, 'files' | 'command' | 'search' | 'plan' | 'read'> {
+  const out: Pick<ToolMetadata, 'files' | 'command' | 'search' | 'plan' | 'read'> = {};
+  const read = readOf(s);
+  if (read) out.read = read;
   const files = filesOf(s);
   if (files) out.files = files;
   const command = s.kind === 'bash' ? commandOf(s) : undefined;

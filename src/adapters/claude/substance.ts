@@ -300,10 +300,17 @@ function readInput(input: Obj, ctx: SubstanceContext): Substance | undefined {
   return { read };
 }
 
+/** LS: a listing is a search of one directory (OpenCode's list and Codex's listFiles read the same). */
+function listInput(input: Obj, ctx: SubstanceContext): Substance | undefined {
+  const p = str(input.path);
+  return p ? { search: { path: resolvedPath(p, ctx.cwd) } } : undefined;
+}
+
 // ---- the table -------------------------------------------------------------------------
 
 const SUBSTANCE: ReadonlyMap<ToolSpec, SubstanceSpec> = new Map<ToolSpec, SubstanceSpec>([
   [TOOL_TABLE.Read!, { input: readInput }],
+  [TOOL_TABLE.LS!, { input: listInput }],
   [TOOL_TABLE.NotebookRead!, { input: readInput }],
   [TOOL_TABLE.Edit!, { input: editInput, result: editResult }],
   [TOOL_TABLE.MultiEdit!, { input: multiEditInput, result: editResult }],

@@ -299,9 +299,20 @@ const read: Row = (i, _view, ctx) => {
   return { read: out };
 };
 
+/** lsp: a query at a position of one file (`line` is 1-based, as the language server's editor shows it). */
+const lsp: Row = (i, _view, ctx) => {
+  const p = str(i.filePath);
+  if (!p) return {};
+  const out: NonNullable<Substance['read']> = { path: resolvedPath(p, ctx.cwd) };
+  const line = num(i.line);
+  if (line !== undefined && Number.isInteger(line) && line >= 1) out.line = line;
+  return { read: out };
+};
+
 /** The rows, keyed by OpenCode tool id (the same ids as the tool table, src/adapters/opencode/tools.ts). */
 export const SUBSTANCE_TABLE: Readonly<Record<string, Row>> = {
   read,
+  lsp,
   edit,
   multiedit,
   write,

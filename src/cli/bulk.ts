@@ -13,7 +13,7 @@
 // Store writes stay per session and exact: a unit appends only once every unit before it has
 // finished its appends (its events wait in its sink meanwhile), so the store sees the appends in the
 // same order as under `--jobs 1`, whatever finishes first.
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -192,13 +192,21 @@ export function addSummaries(summaries: readonly Summary[]): Summary {
   return total;
 }
 
-/** The worker module beside this one; from the sources (tests, the bench's tsx), loaded through tsx. */
+/**
+ * The worker module: built, it is its own entry of dist/ (scripts/build.mjs), beside the CLI, and
+ * this code may sit in the CLI or in a shared chunk; from the sources (tests, the bench's tsx), it
+ * is loaded through tsx.
+ */
 function startWorker(): Worker {
   const here = import.meta.url;
-  if (here.endsWith('.js')) return new Worker(new URL('./bulk-worker.js', here));
-  const api = import.meta.resolve('tsx/esm/api');
-  const main = new URL('./bulk-worker.ts', here).href;
-  return new Worker(`const { register } = await import(${JSON.stringify(api)}); register(); await import(${JSON.stringify(main)});`, { eval: true });
+  if (here.endsWith('.ts')) {
+    const api = import.meta.resolve('tsx/esm/api');
+    const main = new URL('./bulk-worker.ts', here).href;
+    return new Worker(`const { register } = await import(${JSON.stringify(api)}); register(); await import(${JSON.stringify(main)});`, { eval: true });
+  }
+  const built = ['./bulk-worker.js', '../src/cli/bulk-worker.js'].map((p) => new URL(p, here)).find((u) => existsSync(u));
+  if (!built) throw new Error(`the bulk worker module is missing beside ${here}`);
+  return new Worker(built);
 }
 
 type FromWorker = { type: 'done'; result: UnitResult } | { type: 'failed'; index: number; message: string };

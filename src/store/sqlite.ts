@@ -10,7 +10,7 @@ import { pendingMigrations, type Migration } from './migrations.js';
 import { batchedEvents } from './batches.js';
 import { batchTimes, checkExpectedSeq, eventRow, storedEvent, StoreCorruptionError, type EventRow } from './serial.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
-import { ConcurrencyError, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
+import { ConcurrencyError, type AppendBatch, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
 import { assertAppendable } from './validate.js';
 
 export { DEFAULT_SQLITE_PATH } from './url.js';
@@ -45,6 +45,12 @@ export interface SqliteStoreOptions {
 
 /** Rows per multi-row INSERT. */
 const INSERT_CHUNK = 64;
+
+interface RowBatch {
+  sessionId: string;
+  rows: readonly EventRow[];
+  expectedSeq: number;
+}
 
 interface StreamRow {
   id: number;
@@ -115,36 +121,45 @@ export class SqliteEventStore implements EventStore {
       saveSnapshot: db.prepare('INSERT OR REPLACE INTO snapshots (session_id, seq, data, saved_at) VALUES (?, ?, ?, ?)'),
       loadSnapshot: db.prepare('SELECT seq, data FROM snapshots WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').raw(),
     };
-    this.appendTx = db.transaction((sessionId: string, rows: EventRow[], expectedSeq: number): AppendResult => {
-      const q = this.q;
-      let stream = q.stream.get(sessionId) as StreamRow | undefined;
-      const head = stream?.head ?? 0;
-      if (head !== expectedSeq) throw new ConcurrencyError(sessionId, expectedSeq, head);
-      if (!stream) stream = { id: Number(q.newStream.run(sessionId).lastInsertRowid), head: 0 };
-      // Many rows per statement: a third less work per event than one INSERT each.
-      let i = 0;
-      const args: unknown[] = new Array(INSERT_CHUNK * 6);
-      for (; i + INSERT_CHUNK <= rows.length; i += INSERT_CHUNK) {
-        for (let j = 0; j < INSERT_CHUNK; j++) {
-          const r = rows[i + j]!;
-          args[j * 6] = stream.id;
-          args[j * 6 + 1] = head + 1 + i + j;
-          args[j * 6 + 2] = r.type;
-          args[j * 6 + 3] = r.partId;
-          args[j * 6 + 4] = r.at;
-          args[j * 6 + 5] = r.body;
-        }
-        q.insertChunk.run(args);
-      }
-      for (; i < rows.length; i++) {
-        const r = rows[i]!;
-        q.insert.run(stream.id, head + 1 + i, r.type, r.partId, r.at, r.body);
-      }
-      const { firstAt, lastAt } = batchTimes(rows);
-      q.setHead.run(head + rows.length, firstAt, lastAt, stream.id);
-      return { sessionId, firstSeq: head + 1, lastSeq: head + rows.length };
-    });
+    // One transaction for any number of session batches: a group commit (one write-lock take and
+    // one WAL commit for all of them), each batch still checked against its own expected head.
+    this.appendTx = db.transaction((batches: readonly RowBatch[]): AppendResult[] => batches.map((b) => this.insertBatch(b)));
   }
+
+  /** The writes of one batch, inside appendTx: head check, rows, new head. */
+  private insertBatch({ sessionId, rows, expectedSeq }: RowBatch): AppendResult {
+    const q = this.q;
+    let stream = q.stream.get(sessionId) as StreamRow | undefined;
+    const head = stream?.head ?? 0;
+    if (head !== expectedSeq) throw new ConcurrencyError(sessionId, expectedSeq, head);
+    if (!stream) stream = { id: Number(q.newStream.run(sessionId).lastInsertRowid), head: 0 };
+    // Many rows per statement: a third less work per event than one INSERT each. The argument
+    // array is made once per store and refilled: the rows go into it straight from the events.
+    const args = this.chunkArgs;
+    const n = rows.length;
+    let i = 0;
+    for (; i + INSERT_CHUNK <= n; i += INSERT_CHUNK) {
+      for (let j = 0, a = 0; j < INSERT_CHUNK; j++, a += 6) {
+        const r = rows[i + j]!;
+        args[a] = stream.id;
+        args[a + 1] = head + 1 + i + j;
+        args[a + 2] = r.type;
+        args[a + 3] = r.partId;
+        args[a + 4] = r.at;
+        args[a + 5] = r.body;
+      }
+      q.insertChunk.run(args);
+    }
+    for (; i < n; i++) {
+      const r = rows[i]!;
+      q.insert.run(stream.id, head + 1 + i, r.type, r.partId, r.at, r.body);
+    }
+    const { firstAt, lastAt } = batchTimes(rows);
+    q.setHead.run(head + n, firstAt, lastAt, stream.id);
+    return { sessionId, firstSeq: head + 1, lastSeq: head + n };
+  }
+
+  private readonly chunkArgs: unknown[] = new Array(INSERT_CHUNK * 6);
 
   private openWritable(path: string, options: SqliteStoreOptions): Db {
     const create = options.create ?? true;
@@ -184,7 +199,23 @@ export class SqliteEventStore implements EventStore {
     // reason that was knowable up front.
     const rows = events.map(eventRow);
     if (!checkExpectedSeq(expectedSeq)) throw new ConcurrencyError(sessionId, expectedSeq, await this.head(sessionId));
-    return this.appendTx.immediate(sessionId, rows, expectedSeq);
+    return this.appendTx.immediate([{ sessionId, rows, expectedSeq }])[0]!;
+  }
+
+  /**
+   * Several sessions' batches in one transaction (a group commit): all are written or none, each
+   * checked as `append` checks it (contract, session, expected head). `normalize --store` commits
+   * every session it has pending this way.
+   */
+  async appendMany(batches: readonly AppendBatch[]): Promise<AppendResult[]> {
+    this.open();
+    const rows: RowBatch[] = [];
+    for (const b of batches) {
+      assertAppendable(b.sessionId, b.events);
+      if (!checkExpectedSeq(b.expectedSeq)) throw new ConcurrencyError(b.sessionId, b.expectedSeq, await this.head(b.sessionId));
+      rows.push({ sessionId: b.sessionId, rows: b.events.map(eventRow), expectedSeq: b.expectedSeq });
+    }
+    return rows.length ? this.appendTx.immediate(rows) : [];
   }
 
   read(sessionId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {

@@ -25,7 +25,7 @@ import type { Input } from './inputs.js';
 import type { CommandIO } from './commands/types.js';
 import { UsageError } from './commands/types.js';
 import { SIGNAL_EXIT_CODES, watchInterrupts } from './interrupts.js';
-import { outputFailure, safeWrite } from './output-errors.js';
+import { OutputError, outputFailure, safeWrite } from './output-errors.js';
 import { progressBar } from './progress.js';
 
 /** An input as it crosses to a worker (an Input's `open` cannot). */
@@ -215,7 +215,13 @@ type FromWorker = { type: 'done'; result: UnitResult } | { type: 'failed'; index
 function writeAll(stream: Writable, bytes: Uint8Array): Promise<void> {
   if (!bytes.length) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    stream.write(bytes, (e) => (e ? reject(e) : resolve()));
+    const failed = (e: Error) => reject(e);
+    stream.once('error', failed);
+    stream.write(bytes, (e) => {
+      stream.off('error', failed);
+      if (e) reject(e);
+      else resolve();
+    });
   });
 }
 
@@ -240,6 +246,8 @@ export async function runBulk(o: BulkOptions): Promise<number> {
   let written = 0;
   let failure: string | undefined;
   let outputCode: number | undefined;
+  // Output that cannot be written (a closed pipe, a full disk) stops the units still running.
+  const halt = new AbortController();
   // Written strictly in unit order, each as soon as every unit before it is out.
   let writing = Promise.resolve();
   const emit = () => {
@@ -249,7 +257,8 @@ export async function runBulk(o: BulkOptions): Promise<number> {
         try {
           await writeAll(io.stdout, r.stdout);
         } catch (e) {
-          outputCode = outputFailure(e, 'normalize', io.stderr) ?? 1;
+          outputCode = outputFailure(new OutputError('stdout', e as Error), 'normalize', io.stderr) ?? 1;
+          halt.abort();
           return;
         }
         if (r.stderr.length) io.stderr.write(r.stderr);
@@ -266,7 +275,7 @@ export async function runBulk(o: BulkOptions): Promise<number> {
         await writing;
       }
     } else {
-      await runOnWorkers(o, argv, results, interrupts.signal, () => emit(), (m) => { failure ??= m; });
+      await runOnWorkers(o, argv, results, AbortSignal.any([interrupts.signal, halt.signal]), () => emit(), (m) => { failure ??= m; });
     }
     emit();
     await writing;

@@ -5,6 +5,10 @@
 // - raw SQLite (the engine's own statements): one prepared single-row INSERT per event of the same, already serialized
 //   rows into the same table, one transaction per batch: what the store's append costs without
 //   validation, serialization and the concurrency check;
+// - raw PostgreSQL (the pg client's own statements): the same serialized rows into the store's
+//   toolnorm_events table, one multi-row INSERT … SELECT FROM unnest(arrays) per batch, each its own
+//   transaction: what the PostgreSQL store's append costs without validation, serialization and
+//   the head check (in a schema of its own, dropped after);
 // - JSON.parse of the same event lines: the floor of any replay that decodes what it reads.
 // Event generation and serialization for the baselines happen outside the timed sections;
 // validation and serialization are inside the store's append, since every append pays them.
@@ -117,6 +121,28 @@ function rawSqliteInsert(path: string, input: Input, batch: number): number {
     return ms;
   } finally {
     db.close();
+  }
+}
+
+/** The PostgreSQL store's own events table, filled by plain multi-row inserts of the same rows. */
+async function rawPostgresInsert(url: string, schema: string, input: Input, batch: number): Promise<number> {
+  await (await PostgresEventStore.open(url)).close();
+  const client = new pg.Client({ connectionString: url.replace(/[?&]schema=[^&]*/, '') });
+  await client.connect();
+  try {
+    const sql = `INSERT INTO "${schema}".toolnorm_events (session_id, seq, type, part_id, at, body)
+      SELECT $1, s, t, p, a, b FROM unnest($2::int[], $3::text[], $4::text[], $5::bigint[], $6::text[]) AS u(s, t, p, a, b)`;
+    const c0 = cpuMs();
+    const t0 = performance.now();
+    for (let i = 0; i < input.events; i += batch) {
+      const rows = input.rows.slice(i, Math.min(input.events, i + batch));
+      await client.query(sql, [input.session, rows.map((_, k) => i + k + 1), rows.map((r) => r.type), rows.map((r) => r.partId), rows.map((r) => r.at), rows.map((r) => r.body)]);
+    }
+    const ms = performance.now() - t0;
+    lastCpuMs = cpuMs() - c0;
+    return ms;
+  } finally {
+    await client.end();
   }
 }
 
@@ -260,6 +286,8 @@ export async function run(args: string[]): Promise<void> {
       }
       if (pgUrl) {
         await pgAdmin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        keep('raw PostgreSQL insert', await rawPostgresInsert(pgUrl, schema, input, batch));
+        await pgAdmin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         const store = await PostgresEventStore.open(pgUrl);
         try {
           keep('postgres append', await time(() => appendAll(store, input)));
@@ -285,7 +313,8 @@ export async function run(args: string[]): Promise<void> {
     if (pgUrl) await pgAdmin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
   }
 
-  const baselineOf = (name: string) => (/append/.test(name) ? 'raw SQLite insert' : /read|replay/.test(name) ? 'JSON.parse of the event lines' : undefined);
+  // Each store's append against the raw insert of its own database; every read and replay against JSON.parse.
+  const baselineOf = (name: string) => (/^postgres append/.test(name) ? 'raw PostgreSQL insert' : /append/.test(name) ? 'raw SQLite insert' : /read|replay/.test(name) ? 'JSON.parse of the event lines' : undefined);
   // Per CPU-second of this process: less sensitive to other processes than wall time, and for
   // PostgreSQL only the client's share (the server's CPU is not counted).
   const header = ['measure', 'median', 'range', 'ratio to same-round baseline (median, range)', 'per CPU-second (median)'];
@@ -308,6 +337,13 @@ export async function run(args: string[]): Promise<void> {
     if (!xs || !floor.length) continue;
     const rs = xs.map((x, i) => x / floor[i]!);
     console.log(`${name} against that floor: median ${median(rs).toFixed(2)}× (${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})`);
+  }
+  // Issue 34's goals, as ratios to the baselines of the same round (medians of the per-round ratios).
+  for (const [name, base, goal] of [['sqlite append', 'raw SQLite insert', 0.8], ['sqlite replay to parts', 'JSON.parse of the event lines', 0.8], ['postgres append', 'raw PostgreSQL insert', undefined], ['postgres replay to parts', 'JSON.parse of the event lines', undefined]] as const) {
+    if (!samples.has(name) || !samples.has(base)) continue;
+    const rs = ratios(samples, name, base);
+    const m = median(rs);
+    console.log(`${name} / ${base}: ${m.toFixed(2)}× (${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})${goal === undefined ? '' : `, goal ≥ ${goal}×: ${m >= goal ? 'MET' : 'MISSED'}`}`);
   }
   for (const [name, goal] of Object.entries(TARGETS)) {
     const xs = samples.get(name);

@@ -23,7 +23,8 @@ copyFileSync(join(root, 'generated/validators.d.ts'), join(out, 'generated/valid
 // Every JavaScript file the package exports, plus the CLI (which bin/toolnorm.js runs).
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const CLI = 'dist/src/cli/main.js';
-const targets = new Set([CLI]);
+// The CLI's worker thread for `normalize --jobs N` (src/cli/bulk.ts) is loaded by path: an entry of its own.
+const targets = new Set([CLI, 'dist/src/cli/bulk-worker.js']);
 for (const t of Object.values(pkg.exports)) if (typeof t === 'object' && t.default.endsWith('.js')) targets.add(t.default.replace(/^\.\//, ''));
 const entryPoints = [...targets].map((t) => {
   const rel = t.replace(/^\.\//, '').replace(/^dist\//, '').replace(/\.js$/, '.ts');

@@ -9,7 +9,7 @@ import { pendingMigrations, type Migration } from './migrations.js';
 import { postgresMigrations } from './postgres-schema.js';
 import { batchedEvents } from './batches.js';
 import { batchTimes, checkExpectedSeq, eventRow, storedEvent, StoreCorruptionError } from './serial.js';
-import { ConcurrencyError, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
+import { ConcurrencyError, type AppendBatch, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
 import { parsePostgresUrl, redact, type PostgresUrlOptions } from './url.js';
 import { assertAppendable } from './validate.js';
 
@@ -24,6 +24,14 @@ export interface PostgresStoreOptions extends PostgresUrlOptions {
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,46}$/;
 
 export { parsePostgresUrl, redact };
+
+interface AppendQuery {
+  sessionId: string;
+  expectedSeq: number;
+  n: number;
+  text: string;
+  values: unknown[];
+}
 
 interface Waiter {
   sessionId: string;
@@ -116,6 +124,36 @@ export class PostgresEventStore implements EventStore {
 
   async append(sessionId: string, events: readonly ToolEvent[], expectedSeq: number): Promise<AppendResult> {
     this.open();
+    const q = await this.appendQuery(sessionId, events, expectedSeq);
+    return this.runAppend(this.pool, q);
+  }
+
+  /**
+   * Several sessions' batches in one transaction (a group commit: one commit, so one WAL flush,
+   * for all of them), each checked as `append` checks it; all are written or none.
+   */
+  async appendMany(batches: readonly AppendBatch[]): Promise<AppendResult[]> {
+    this.open();
+    const queries = [];
+    for (const b of batches) queries.push(await this.appendQuery(b.sessionId, b.events, b.expectedSeq));
+    if (queries.length === 1) return [await this.runAppend(this.pool, queries[0]!)];
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const results: AppendResult[] = [];
+      for (const q of queries) results.push(await this.runAppend(client, q));
+      await client.query('COMMIT');
+      return results;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The checked, serialized statement of one batch (nothing sent yet). */
+  private async appendQuery(sessionId: string, events: readonly ToolEvent[], expectedSeq: number): Promise<AppendQuery> {
     assertAppendable(sessionId, events);
     const rows = events.map(eventRow);
     if (!checkExpectedSeq(expectedSeq)) throw new ConcurrencyError(sessionId, expectedSeq, await this.head(sessionId));
@@ -124,9 +162,14 @@ export class PostgresEventStore implements EventStore {
     const values: unknown[] = [sessionId, expectedSeq, n, JSON.stringify(rows.map((r) => [r.type, r.partId, r.at, r.body])), firstAt, lastAt];
     // A session id too long for a notification payload wakes every follower instead.
     if (this.notify) values.push(this.channel, sessionId.length < 7000 ? `${expectedSeq + n}\n${sessionId}` : '');
+    return { sessionId, expectedSeq, n, text: expectedSeq === 0 ? this.sql.appendFirst : this.sql.appendNext, values };
+  }
+
+  private async runAppend(on: pg.Pool | pg.PoolClient, q: AppendQuery): Promise<AppendResult> {
+    const { sessionId, expectedSeq, n } = q;
     let res: pg.QueryResult;
     try {
-      res = await this.pool.query(expectedSeq === 0 ? this.sql.appendFirst : this.sql.appendNext, values);
+      res = await on.query(q.text, q.values);
     } catch (err) {
       // The primary key is the last line of defence; its violation is a lost race, said as such.
       if ((err as { code?: string }).code === '23505') throw new ConcurrencyError(sessionId, expectedSeq, await this.head(sessionId));

@@ -78,13 +78,32 @@ export class EventStoreSink implements StoreSink {
     this.pending = new Map();
     this.pendingCount = 0;
     try {
-      for (const [sessionId, events] of pending) await this.write(sessionId, events);
+      const batches: { sessionId: string; events: ToolEvent[]; stream: Stream }[] = [];
+      for (const [sessionId, events] of pending) {
+        const b = await this.unstored(sessionId, events);
+        if (b) batches.push(b);
+      }
+      if (!batches.length) return;
+      // Every session pending is committed in one transaction where the store can (a group commit:
+      // one lock and one commit instead of one per session); else one append each, in order.
+      const many = this.store.appendMany?.bind(this.store);
+      const results = many && batches.length > 1
+        ? await many(batches.map((b) => ({ sessionId: b.sessionId, events: alreadyChecked(b.events), expectedSeq: b.stream.head })))
+        : [];
+      for (let i = 0; i < batches.length; i++) {
+        const { sessionId, events, stream } = batches[i]!;
+        const r = results[i] ?? (await this.store.append(sessionId, alreadyChecked(events), stream.head));
+        stream.head = r.lastSeq;
+        stream.position += events.length;
+        this.stats.appended += events.length;
+      }
     } catch (err) {
       throw storeError(this.label, err);
     }
   }
 
-  private async write(sessionId: string, events: ToolEvent[]): Promise<void> {
+  /** What of `events` the store does not hold yet: the events at stored positions are checked equal and skipped. */
+  private async unstored(sessionId: string, events: ToolEvent[]): Promise<{ sessionId: string; events: ToolEvent[]; stream: Stream } | undefined> {
     let stream = this.streams.get(sessionId);
     if (!stream) {
       const head = await this.store.head(sessionId);
@@ -113,11 +132,7 @@ export class EventStoreSink implements StoreSink {
       stream.position += k;
     }
     const rest = k ? events.slice(k) : events;
-    if (!rest.length) return;
-    const r = await this.store.append(sessionId, alreadyChecked(rest), stream.head);
-    stream.head = r.lastSeq;
-    stream.position += rest.length;
-    this.stats.appended += rest.length;
+    return rest.length ? { sessionId, events: rest, stream } : undefined;
   }
 
   async close(): Promise<void> {

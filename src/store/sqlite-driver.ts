@@ -142,6 +142,8 @@ function flat(params: unknown[]): unknown[] {
 
 class NodeSqliteStatement implements SqliteStatement {
   private mode: 'object' | 'pluck' | 'raw' = 'object';
+  /** node:sqlite hands back arrays itself (setReturnArrays), so a raw page needs no pass of its own. */
+  private arrays = false;
   constructor(private readonly st: NodeStatement) {}
 
   pluck(): this {
@@ -155,7 +157,10 @@ class NodeSqliteStatement implements SqliteStatement {
   private shape(mode: 'pluck' | 'raw'): this {
     this.mode = mode;
     // Arrays straight from SQLite where this Node has it (22.16+), else converted per row below.
-    if (this.st.setReturnArrays) this.st.setReturnArrays(true);
+    if (this.st.setReturnArrays) {
+      this.st.setReturnArrays(true);
+      this.arrays = true;
+    }
     return this;
   }
 
@@ -180,7 +185,7 @@ class NodeSqliteStatement implements SqliteStatement {
     } catch (err) {
       throw sqliteError(err);
     }
-    if (this.mode === 'object') return rows;
+    if (this.mode === 'object' || (this.mode === 'raw' && this.arrays)) return rows;
     for (let i = 0; i < rows.length; i++) rows[i] = this.row(rows[i]);
     return rows;
   }

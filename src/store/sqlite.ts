@@ -10,7 +10,7 @@ import { pendingMigrations, type Migration } from './migrations.js';
 import { batchedEvents } from './batches.js';
 import { batchTimes, checkExpectedSeq, eventRow, storedEvent, StoreCorruptionError, type EventRow } from './serial.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
-import { ConcurrencyError, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
+import { ConcurrencyError, type AppendBatch, type AppendResult, type EventStore, type ReadOptions, type SessionInfo, type Snapshot, type StoredEvent } from './types.js';
 import { assertAppendable } from './validate.js';
 
 export { DEFAULT_SQLITE_PATH } from './url.js';
@@ -45,6 +45,12 @@ export interface SqliteStoreOptions {
 
 /** Rows per multi-row INSERT. */
 const INSERT_CHUNK = 64;
+
+interface RowBatch {
+  sessionId: string;
+  rows: readonly EventRow[];
+  expectedSeq: number;
+}
 
 interface StreamRow {
   id: number;
@@ -109,42 +115,53 @@ export class SqliteEventStore implements EventStore {
       setHead: db.prepare('UPDATE streams SET head = ?, first_at = coalesce(first_at, ?), last_at = coalesce(?, last_at) WHERE id = ?'),
       insert: db.prepare('INSERT INTO events (stream, seq, type, part_id, at, body) VALUES (?, ?, ?, ?, ?, ?)'),
       insertChunk: db.prepare(`INSERT INTO events (stream, seq, type, part_id, at, body) VALUES ${Array(INSERT_CHUNK).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`),
-      range: db.prepare('SELECT body FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq').pluck(),
+      // Raw rows ([body]), decoded straight from the engine's page: a plucked page is a second
+      // pass over every row under node:sqlite, which has no pluck of its own.
+      range: db.prepare('SELECT body FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq').raw(),
       missing: db.prepare('SELECT seq FROM events WHERE stream = ? AND seq BETWEEN ? AND ? ORDER BY seq').pluck(),
       sessions: db.prepare('SELECT session_id, head, first_at, last_at FROM streams ORDER BY id').raw(),
       saveSnapshot: db.prepare('INSERT OR REPLACE INTO snapshots (session_id, seq, data, saved_at) VALUES (?, ?, ?, ?)'),
       loadSnapshot: db.prepare('SELECT seq, data FROM snapshots WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').raw(),
     };
-    this.appendTx = db.transaction((sessionId: string, rows: EventRow[], expectedSeq: number): AppendResult => {
-      const q = this.q;
-      let stream = q.stream.get(sessionId) as StreamRow | undefined;
-      const head = stream?.head ?? 0;
-      if (head !== expectedSeq) throw new ConcurrencyError(sessionId, expectedSeq, head);
-      if (!stream) stream = { id: Number(q.newStream.run(sessionId).lastInsertRowid), head: 0 };
-      // Many rows per statement: a third less work per event than one INSERT each.
-      let i = 0;
-      const args: unknown[] = new Array(INSERT_CHUNK * 6);
-      for (; i + INSERT_CHUNK <= rows.length; i += INSERT_CHUNK) {
-        for (let j = 0; j < INSERT_CHUNK; j++) {
-          const r = rows[i + j]!;
-          args[j * 6] = stream.id;
-          args[j * 6 + 1] = head + 1 + i + j;
-          args[j * 6 + 2] = r.type;
-          args[j * 6 + 3] = r.partId;
-          args[j * 6 + 4] = r.at;
-          args[j * 6 + 5] = r.body;
-        }
-        q.insertChunk.run(args);
-      }
-      for (; i < rows.length; i++) {
-        const r = rows[i]!;
-        q.insert.run(stream.id, head + 1 + i, r.type, r.partId, r.at, r.body);
-      }
-      const { firstAt, lastAt } = batchTimes(rows);
-      q.setHead.run(head + rows.length, firstAt, lastAt, stream.id);
-      return { sessionId, firstSeq: head + 1, lastSeq: head + rows.length };
-    });
+    // One transaction for any number of session batches: a group commit (one write-lock take and
+    // one WAL commit for all of them), each batch still checked against its own expected head.
+    this.appendTx = db.transaction((batches: readonly RowBatch[]): AppendResult[] => batches.map((b) => this.insertBatch(b)));
   }
+
+  /** The writes of one batch, inside appendTx: head check, rows, new head. */
+  private insertBatch({ sessionId, rows, expectedSeq }: RowBatch): AppendResult {
+    const q = this.q;
+    let stream = q.stream.get(sessionId) as StreamRow | undefined;
+    const head = stream?.head ?? 0;
+    if (head !== expectedSeq) throw new ConcurrencyError(sessionId, expectedSeq, head);
+    if (!stream) stream = { id: Number(q.newStream.run(sessionId).lastInsertRowid), head: 0 };
+    // Many rows per statement: a third less work per event than one INSERT each. The argument
+    // array is made once per store and refilled: the rows go into it straight from the events.
+    const args = this.chunkArgs;
+    const n = rows.length;
+    let i = 0;
+    for (; i + INSERT_CHUNK <= n; i += INSERT_CHUNK) {
+      for (let j = 0, a = 0; j < INSERT_CHUNK; j++, a += 6) {
+        const r = rows[i + j]!;
+        args[a] = stream.id;
+        args[a + 1] = head + 1 + i + j;
+        args[a + 2] = r.type;
+        args[a + 3] = r.partId;
+        args[a + 4] = r.at;
+        args[a + 5] = r.body;
+      }
+      q.insertChunk.run(args);
+    }
+    for (; i < n; i++) {
+      const r = rows[i]!;
+      q.insert.run(stream.id, head + 1 + i, r.type, r.partId, r.at, r.body);
+    }
+    const { firstAt, lastAt } = batchTimes(rows);
+    q.setHead.run(head + n, firstAt, lastAt, stream.id);
+    return { sessionId, firstSeq: head + 1, lastSeq: head + n };
+  }
+
+  private readonly chunkArgs: unknown[] = new Array(INSERT_CHUNK * 6);
 
   private openWritable(path: string, options: SqliteStoreOptions): Db {
     const create = options.create ?? true;
@@ -184,11 +201,27 @@ export class SqliteEventStore implements EventStore {
     // reason that was knowable up front.
     const rows = events.map(eventRow);
     if (!checkExpectedSeq(expectedSeq)) throw new ConcurrencyError(sessionId, expectedSeq, await this.head(sessionId));
-    return this.appendTx.immediate(sessionId, rows, expectedSeq);
+    return this.appendTx.immediate([{ sessionId, rows, expectedSeq }])[0]!;
+  }
+
+  /**
+   * Several sessions' batches in one transaction (a group commit): all are written or none, each
+   * checked as `append` checks it (contract, session, expected head). `normalize --store` commits
+   * every session it has pending this way.
+   */
+  async appendMany(batches: readonly AppendBatch[]): Promise<AppendResult[]> {
+    this.open();
+    const rows: RowBatch[] = [];
+    for (const b of batches) {
+      assertAppendable(b.sessionId, b.events);
+      if (!checkExpectedSeq(b.expectedSeq)) throw new ConcurrencyError(b.sessionId, b.expectedSeq, await this.head(b.sessionId));
+      rows.push({ sessionId: b.sessionId, rows: b.events.map(eventRow), expectedSeq: b.expectedSeq });
+    }
+    return rows.length ? this.appendTx.immediate(rows) : [];
   }
 
   read(sessionId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {
-    return batchedEvents<string>(() => {
+    return batchedEvents<[string]>(() => {
       this.open();
       const stream = this.q.stream.get(sessionId) as StreamRow | undefined;
       // The head at the start bounds the read, as in the memory store: events appended meanwhile
@@ -201,14 +234,14 @@ export class SqliteEventStore implements EventStore {
         if (a > to) return undefined;
         this.open();
         const b = Math.min(to, a + batch - 1);
-        const bodies = this.q.range.all(stream!.id, a, b) as string[];
+        const rows = this.q.range.all(stream!.id, a, b) as [string][];
         // (stream, seq) is unique, so b - a + 1 rows in [a, b] means every seq is there, in order.
-        if (bodies.length !== b - a + 1) throw new StoreCorruptionError(sessionId, this.firstMissing(stream!.id, a, b), this.path);
-        const page = { rows: bodies, firstSeq: a };
+        if (rows.length !== b - a + 1) throw new StoreCorruptionError(sessionId, this.firstMissing(stream!.id, a, b), this.path);
+        const page = { rows, firstSeq: a };
         a = b + 1;
         return page;
       };
-    }, (body, seq) => storedEvent(body, seq, sessionId, this.path));
+    }, (row, seq) => storedEvent(row[0], seq, sessionId, this.path));
   }
 
   private firstMissing(stream: number, a: number, b: number): number {

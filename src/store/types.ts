@@ -39,6 +39,13 @@ export interface Snapshot {
   data: unknown;
 }
 
+/** One session's batch of a group commit (`appendMany`). */
+export interface AppendBatch {
+  sessionId: string;
+  events: readonly ToolEvent[];
+  expectedSeq: number;
+}
+
 export interface EventStore {
   /**
    * Appends a batch atomically. `expectedSeq` is the head the caller believes the stream has
@@ -46,6 +53,11 @@ export interface EventStore {
    * Events are validated before any write; an invalid batch is rejected whole.
    */
   append(sessionId: string, events: readonly ToolEvent[], expectedSeq: number): Promise<AppendResult>;
+  /**
+   * Several sessions' batches in one transaction (a group commit), each checked as `append` checks
+   * it; all are written or none. Optional: the durable stores have it.
+   */
+  appendMany?(batches: readonly AppendBatch[]): Promise<AppendResult[]>;
   /** Events of one session in seq order. */
   read(sessionId: string, options?: ReadOptions): AsyncIterable<StoredEvent>;
   /** Head seq of a session (0 when it has no events). */

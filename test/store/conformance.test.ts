@@ -118,6 +118,35 @@ describe.each(BACKENDS)('$name event store conformance', (backend) => {
       });
     });
 
+    it.skipIf(!backend.durable)('appendMany: a group commit writes each batch as append would, and a stale head or invalid event anywhere writes none', async () => {
+      await withStore(async (store) => {
+        const many = store.appendMany!.bind(store);
+        await store.append('a', eventsRange('a', 0, 3), 0);
+        expect(await many([
+          { sessionId: 'a', events: eventsRange('a', 3, 10), expectedSeq: 3 },
+          { sessionId: 'b', events: eventsRange('b', 0, 4), expectedSeq: 0 },
+        ])).toEqual([{ sessionId: 'a', firstSeq: 4, lastSeq: 10 }, { sessionId: 'b', firstSeq: 1, lastSeq: 4 }]);
+        expect(await all(store, 'a')).toEqual(eventsRange('a', 0, 10).map((e, i) => ({ ...e, seq: i + 1 })));
+        expect(await all(store, 'b')).toEqual(eventsRange('b', 0, 4).map((e, i) => ({ ...e, seq: i + 1 })));
+        // The second batch is stale: the first, valid on its own (control: append takes it below), is not written either.
+        const stale = await thrown(many([
+          { sessionId: 'c', events: eventsRange('c', 0, 2), expectedSeq: 0 },
+          { sessionId: 'b', events: eventsRange('b', 4, 6), expectedSeq: 3 },
+        ]));
+        expect(stale).toBeInstanceOf(ConcurrencyError);
+        expect((stale as ConcurrencyError).actualSeq).toBe(4);
+        const invalid = await thrown(many([
+          { sessionId: 'c', events: eventsRange('c', 0, 2), expectedSeq: 0 },
+          { sessionId: 'b', events: [{ ...eventAt('b', 4), type: 'tool.nonsense' } as unknown as ToolEvent], expectedSeq: 4 },
+        ]));
+        expect(invalid).toBeInstanceOf(InvalidEventError);
+        expect(await store.head('c')).toBe(0);
+        expect(await store.head('b')).toBe(4);
+        expect((await store.sessions()).map((x) => x.sessionId)).not.toContain('c');
+        expect(await store.append('c', eventsRange('c', 0, 2), 0)).toEqual({ sessionId: 'c', firstSeq: 1, lastSeq: 2 });
+      });
+    });
+
     it('an empty batch checks the expected seq and writes nothing, like the memory store', async () => {
       await withStore(async (store) => {
         const mem = new MemoryEventStore();

@@ -29,3 +29,45 @@ describe('EventStoreSink batches', () => {
     expect(await store.head('s')).toBe(1);
   });
 });
+
+describe('EventStoreSink group commit', () => {
+  it('every session pending at a flush goes to the store in one appendMany (a real SQLite store); a store without it gets one append each', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { SqliteEventStore } = await import('../../src/store/sqlite.js');
+    const dir = mkdtempSync(join(tmpdir(), 'toolnorm-sink-'));
+    try {
+      for (const store of [new SqliteEventStore(join(dir, 'g.db')), new MemoryEventStore()]) {
+        const calls: string[] = [];
+        // Counts the calls and passes them on to the real store.
+        const counted = new Proxy(store, {
+          get(target, key, receiver) {
+            const v = Reflect.get(target, key, receiver) as unknown;
+            if ((key === 'append' || key === 'appendMany') && typeof v === 'function') {
+              return (...args: unknown[]) => {
+                calls.push(key === 'appendMany' ? `appendMany×${(args[0] as unknown[]).length}` : 'append');
+                return (v as (...a: unknown[]) => unknown).apply(target, args);
+              };
+            }
+            return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+          },
+        });
+        const sink = new EventStoreSink(counted, 'test');
+        for (const s of ['a', 'b', 'c']) for (const e of eventsRange(s, 0, 5)) sink.add(e);
+        await sink.flush();
+        expect(calls).toEqual(store instanceof SqliteEventStore ? ['appendMany×3'] : ['append', 'append', 'append']);
+        for (const s of ['a', 'b', 'c']) expect(await store.head(s)).toBe(5);
+        // The next flush goes on from the heads the group commit returned.
+        for (const e of eventsRange('a', 5, 8)) sink.add(e);
+        for (const e of eventsRange('c', 5, 6)) sink.add(e);
+        await sink.flush();
+        expect([await store.head('a'), await store.head('b'), await store.head('c')]).toEqual([8, 5, 6]);
+        expect(sink.stats).toEqual({ appended: 19, alreadyStored: 0, sessions: 3 });
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -15,6 +15,7 @@ import { acpVersionOption } from './acp-version.js';
 import type { StoreSink } from '../../store/sink.js';
 import { packageRoot } from '../package-root.js';
 import { ENCODED_FORMAT_NAMES, ENCODER_OPTIONS, ENCODER_USAGE, isEncodedFormat, loadEncoder } from '../encoders.js';
+import { bulkUnits, jobsOption, runBulk, type BulkUnit } from '../bulk.js';
 
 const FORMATS: readonly OutputFormat[] = ['parts', 'events', 'acp', 'ui', ...ENCODED_FORMAT_NAMES];
 
@@ -58,6 +59,11 @@ ${ENCODER_USAGE}
                       as display-only terminals, output in _meta.terminal_output (sent once)
   --acp-version 1|2   --to acp protocol version (default 1; 2 is the ACP v2 draft)
   --store URL         also append the events to a store: sqlite:PATH or postgres://…
+  --jobs N            threads for a directory or many files (default: the cores available; 1 runs
+                      them in this thread). Each recording, with the folder named after it (its
+                      subagents), is normalized as its own run; the output is in input order and
+                      the same for every N. stdin, pipes and the encoded formats (${ENCODED_FORMAT_NAMES.join(', ')})
+                      are read as one stream
   --quiet             print only errors on stderr: no diagnostics (they are still counted, and
                       --summary still prints), no progress bar, no demo note
 
@@ -115,6 +121,7 @@ export const normalizeCommand: Command = {
         'acp-version': { type: 'string', default: '1' },
         store: { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        jobs: { type: 'string' },
         'max-line-bytes': { type: 'string' },
         ...ENCODER_OPTIONS,
       },
@@ -126,6 +133,9 @@ export const normalizeCommand: Command = {
     if (v.output !== 'full' && v.output !== 'compressed') throw new UsageError('--output must be full or compressed');
     if (v['ui-states'] !== 'legacy' && v['ui-states'] !== 'canonical') throw new UsageError('--ui-states must be legacy or canonical');
     const acpVersion = acpVersionOption(v['acp-version']);
+    const jobs = jobsOption(v.jobs);
+    // Set when this run is one unit of a bulk run (bulk.ts): its files, its summary, its store turn.
+    const unit = (io as { unit?: BulkUnit }).unit;
 
     const encoder = isEncodedFormat(to) ? await loadEncoder(to, v) : undefined;
 
@@ -139,7 +149,7 @@ export const normalizeCommand: Command = {
     if (demo && !v.quiet) io.stderr.write('toolnorm normalize: demo: no FILE and stdin is a terminal, so this is a recorded Claude Code session shipped with toolnorm (name a FILE or pipe a recording in)\n');
     let inputs: Input[];
     try {
-      inputs = resolveInputs(positionals, io.cwd, io.stdin);
+      inputs = unit?.inputs ?? resolveInputs(positionals, io.cwd, io.stdin);
     } catch (err) {
       io.stderr.write(`toolnorm normalize: ${(err as Error).message}\n`);
       return 1;
@@ -157,10 +167,18 @@ export const normalizeCommand: Command = {
         // Loaded only when asked for, like the compressor below: a plain run does not pay for them.
         const { openStoreSink } = await import('../../store/sink.js');
         store = await openStoreSink(v.store, io.cwd);
+        if (unit?.store) store = unit.store(store);
       } catch (e) {
         io.stderr.write(`toolnorm normalize: cannot open ${(e as Error).message}\n`);
         return 1;
       }
+    }
+    // Many files: each unit runs this command again with its own files (bulk.ts); the store was
+    // opened above only to report a bad one once.
+    const units = unit || isEncodedFormat(to) ? undefined : bulkUnits(inputs, io.cwd);
+    if (units) {
+      await store?.close();
+      return runBulk({ io, units, jobs, summary: v.summary!, strict: v.strict!, quiet: v.quiet! });
     }
     const compressor = v.output === 'compressed' ? new (await import('../../compress/index.js')).DeclarativeCompressor() : undefined;
     let neighboursRead = false;
@@ -193,7 +211,7 @@ export const normalizeCommand: Command = {
     });
     const total = inputs.reduce((n, i) => n + (i.size ?? 0), 0);
     // --quiet leaves only errors on stderr: no diagnostics, no progress bar, no notes.
-    const bar = v.quiet ? undefined : progressBar(io.stderr, total);
+    const bar = v.quiet || unit ? undefined : progressBar(io.stderr, total);
     const interrupts = watchInterrupts();
     try {
       const run = await runNormalize({
@@ -206,7 +224,7 @@ export const normalizeCommand: Command = {
         store,
         fixed,
         maxLineBytes,
-        signal: interrupts.signal,
+        signal: unit?.signal ?? interrupts.signal,
         ...(bar ? { onBytes: (n: number) => bar.add(n) } : {}),
         // OpenCode run JSON names neither its MCP servers nor its directory: the config and
         // exports beside the recordings do. The options, when given, win. Read once, before the
@@ -219,7 +237,8 @@ export const normalizeCommand: Command = {
         },
       });
       bar?.done();
-      if (v.summary) io.stderr.write(`${JSON.stringify(run.summary)}\n`);
+      if (unit) unit.summary = run.summary;
+      else if (v.summary) io.stderr.write(`${JSON.stringify(run.summary)}\n`);
       if (run.stopped || interrupts.received) return interrupts.exitCode(1);
       // Dropped invalid events mean parts missing from the output: a run that lost them did not do its job.
       if (run.failedInput || run.summary.invalidEvents > 0) return 1;

@@ -15,7 +15,7 @@ import type { Readable, Writable } from 'node:stream';
 import { ADAPTERS, ADAPTER_IDS, detectAdapter } from '../adapters/registry.js';
 import type { AdapterDefinition } from '../adapters/types.js';
 import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../pipeline/lines.js';
-import { NormalizePipeline, type NormalizeOptions, type OutputFormat, type Summary } from '../pipeline/normalize.js';
+import { NormalizePipeline, type NormalizeOptions, type OutputFormat, type Summary } from '../outputs/pipeline.js';
 import { StoreError } from '../store/errors.js';
 import type { StoreSink } from '../store/sink.js';
 import { isEncodedFormat, loadEncoder } from './encoders.js';

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { ADAPTERS, ADAPTER_IDS } from '../adapters/registry.js';
 import type { AdapterDefinition } from '../adapters/types.js';
 import type { Diagnostic } from '../contract/index.js';
-import { NormalizePipeline, type OutputFormat } from '../pipeline/normalize.js';
+import { NormalizePipeline, type OutputFormat } from '../outputs/pipeline.js';
 import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../pipeline/lines.js';
 import type { StreamEncoderFactory } from '../pipeline/encoder.js';
 import { LineWriter } from '../cli/writer.js';

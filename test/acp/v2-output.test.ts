@@ -6,7 +6,7 @@ import type { NormalizedToolPart } from '../../src/contract/index.js';
 import { encodeParts } from '../../src/acp/encoder.js';
 import { encodePartsV2, planEntries } from '../../src/acp/encoder-v2.js';
 import { decodeFrames } from '../../src/acp/decode.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { NormalizePipeline } from '../../src/outputs/pipeline.js';
 import { splitLines, collect } from '../../src/pipeline/collect.js';
 import { adapterById } from '../../src/adapters/registry.js';
 import { officialAcpV2Errors } from '../helpers/acp-schema-v2.js';

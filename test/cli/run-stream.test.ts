@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { runStream } from '../../src/cli/normalize-run.js';
 import { MemoryEventStore } from '../../src/store/memory.js';
 import { EventStoreSink } from '../../src/store/sink.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { recordsAfterEachLine, twoSessions } from './live-cli.js';
+import { cli } from '../helpers/cli.js';
 
 const LINES = twoSessions().slice(0, 47);
 
@@ -86,5 +89,17 @@ describe('runStream', () => {
     const plain = await run(false);
     expect(plain.codes.map((d) => d.code)).not.toContain('format_disagreement');
     expect(plain.r.summary.inputLines).toBe(3);
+  });
+
+  it('record --from opencode reads the files beside the raw recording before the adapter is made (its own loop configured the made adapter, and stopped normalizing)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolnorm-record-opencode-'));
+    try {
+      const r = await cli(['record', '--raw', 'raw.jsonl', '--from', 'opencode', '--summary', '--', process.execPath, '-e', 'console.log(JSON.stringify({ type: "step_start" }))'], { cwd: dir });
+      expect(r.stderr).not.toMatch(/normalizing stopped|already made/);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ inputLines: 1, invalidEvents: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

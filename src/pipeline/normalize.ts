@@ -64,7 +64,7 @@ export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui' | EncodedFormat;
 /** Formats written by a lazily loaded encoder (`options.encoder`): the ecosystem outputs. */
 export type EncodedFormat = 'ai-sdk' | 'ai-sdk-stream' | 'ag-ui' | 'otel';
 
-/** The pipeline's own records; every other format's records are its encoder's (src/outputs/records.ts). */
+/** The pipeline's own records; every other format's records are its encoder's (OutputRecords, src/outputs/pipeline.ts). */
 export interface PipelineRecords {
   parts: NormalizedToolPart;
   events: ToolEvent;

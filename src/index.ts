@@ -21,7 +21,7 @@ export { ADAPTERS, adapterById, detectAdapter, isProviderId, type ProviderId } f
 export type { Adapter, AdapterDefinition, AdapterId, AdapterOptions, AdapterSink, InputPosition } from './adapters/types.js';
 export { registerMcpTitle, mcpTitle, mcpKind } from './adapters/shared/mcp.js';
 export { collect, collectValues, type Collected, type InputFile } from './pipeline/collect.js';
-export { NormalizePipeline, type NormalizeOptions, type OutputFormat, type OutputRecord, type PipelineSinks, type Summary } from './pipeline/normalize.js';
+export { NormalizePipeline, type NormalizeOptions, type OutputFormat, type OutputRecord, type PipelineSinks, type Summary } from './outputs/pipeline.js';
 export { normalizeStream, LiveNormalizer, type LiveOptions, type LiveUpdate, type LiveInput } from './pipeline/live.js';
 export { readLines } from './pipeline/lines.js';
 export { AcpEncoder, encodeParts, type AcpEncoderOptions, type AcpFrame } from './acp/encoder.js';

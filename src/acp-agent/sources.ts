@@ -4,7 +4,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { readNeighbours } from '../adapters/opencode/neighbours.js';
 import { detectAdapter, ADAPTERS } from '../adapters/registry.js';
-import { NormalizePipeline } from '../pipeline/normalize.js';
+import { NormalizePipeline } from '../outputs/pipeline.js';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from '../pipeline/lines.js';
 import type { Input } from '../cli/inputs.js';
 import { encodeParts } from '../acp/encoder.js';

@@ -1,6 +1,6 @@
 // The ecosystem output formats of `normalize` and `replay`: each loads its encoder module only
 // when asked for, so the CLI's start-up and the core stay light.
-import type { EncodedFormat } from '../pipeline/normalize.js';
+import type { EncodedFormat } from '../outputs/pipeline.js';
 import type { StreamEncoderFactory } from '../pipeline/encoder.js';
 import { UsageError } from './commands/types.js';
 

@@ -11,13 +11,20 @@
 //
 // An interrupt (`signal`) ends the run after the line being handled: the caller then ends the
 // pipeline (parts still open are printed with their last state), commits and prints the summary.
+//
+// `toolnorm record` runs its agent's stdout through `runStream` here, so it is this loop too; the
+// one thing it changes is how a live stream's format is told (`liveSniff`: at the first clear line,
+// see src/record/sniff.ts, instead of waiting for a sample).
 import type { Readable, Writable } from 'node:stream';
 import { ADAPTERS, ADAPTER_IDS, detectAdapter } from '../adapters/registry.js';
 import type { AdapterDefinition } from '../adapters/types.js';
 import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../pipeline/lines.js';
-import { NormalizePipeline, type NormalizeOptions, type OutputFormat, type Summary } from '../pipeline/normalize.js';
+import { NormalizePipeline, type NormalizeOptions, type OutputFormat, type Summary } from '../outputs/pipeline.js';
+import { NormalizePipeline as StreamPipeline } from '../pipeline/normalize.js';
+import { LiveSniffer, type SniffResult } from '../record/sniff.js';
 import { StoreError } from '../store/errors.js';
 import type { StoreSink } from '../store/sink.js';
+import type { Diagnostic, ToolEvent } from '../contract/index.js';
 import { isEncodedFormat, loadEncoder } from './encoders.js';
 import { streamInput, type Input } from './inputs.js';
 import { LineSource } from './line-source.js';
@@ -33,7 +40,7 @@ const SAMPLE_LINES = 20;
 
 export interface NormalizeRunOptions {
   inputs: readonly Input[];
-  pipeline: NormalizePipeline;
+  pipeline: StreamPipeline;
   /** Output records (the pipeline's `output` sink writes into it). */
   out: LineWriter;
   /** Diagnostics (the pipeline's `diagnostic` sink writes into it). */
@@ -52,6 +59,17 @@ export interface NormalizeRunOptions {
   onBytes?: (n: number) => void;
   /** Called before an input of this format is first fed (OpenCode reads its neighbour files there). */
   beforeAdapter?(adapter: AdapterDefinition): Promise<void> | void;
+  /**
+   * A live input without `fixed` is told at its first clear line (src/record/sniff.ts) instead of
+   * from a sample, and a `format_disagreement` warning says when its first lines taken together read
+   * as another format, which is what `toolnorm normalize` will pick for the same bytes in a file.
+   */
+  liveSniff?: boolean;
+  /**
+   * Final parts wait out their grace window even while a live input waits (no early printing):
+   * `record`, whose stdout is what `normalize RAWFILE` prints for the raw file, in the same order.
+   */
+  holdFinal?: boolean;
 }
 
 export interface NormalizeRunResult {
@@ -95,7 +113,7 @@ export async function normalizeInputs(o: NormalizeRunOptions): Promise<Normalize
   // A live input waiting for its next line: the final parts still held for the grace window are
   // printed too (the pipeline's showHeld), so a finished call is out while the agent thinks on.
   const waiting = async () => {
-    pipeline.showHeld();
+    if (!o.holdFinal) pipeline.showHeld();
     await idle();
   };
   const cannotRead = (shown: string, e: unknown) => {
@@ -127,21 +145,39 @@ export async function normalizeInputs(o: NormalizeRunOptions): Promise<Normalize
     // --from: one no format knows (a README, a script) is skipped with one diagnostic instead of one
     // per line. A live input that goes quiet before SAMPLE_LINES lines is told from what it sent.
     let adapter = fixed;
+    const sniffer = o.liveSniff && live && !fixed ? new LiveSniffer(input.name) : undefined;
+    const checkSniff = (atEnd: boolean) => {
+      const d = sniffer?.disagreement(atEnd);
+      if (!d) return;
+      pipeline.report({
+        severity: 'warning',
+        code: 'format_disagreement',
+        message: `${o.command} read ${shown} as ${d.live?.id ?? 'no known format'} from its first clear line, but its first lines taken together read as ${d.normalize?.id ?? 'no known format'}, which is what \`toolnorm normalize ${shown}\` will pick; pass --from to both`,
+        source: { provider: (d.live ?? d.normalize ?? ADAPTERS[0]!).provider, ...(input.name !== '-' ? { file: input.name } : {}) },
+      });
+    };
     try {
       if (!fixed || input.inDirectory) {
         let found: AdapterDefinition | undefined;
+        let decided: SniffResult | undefined;
         while (sample.length < SAMPLE_LINES) {
           const r = await source.next(true);
           if (r === 'idle') {
-            if (sample.length && (found = sniff(sample, false, input.name))) break;
+            if (!sniffer && sample.length && (found = sniff(sample, false, input.name))) break;
             continue;
           }
           if (r === 'stopped') { stopped = true; break; }
           if (r === 'end') { whole = true; break; }
           buffered.push(r);
           if (r.text.trim()) sample.push(r.text);
+          if (sniffer && r.tooLarge === undefined && (decided = sniffer.line(r.text)).decided) break;
         }
-        found ??= sample.length ? sniff(sample, whole, input.name) : fixed ?? pipeline.definition;
+        // The live rule's decision, or at the end of a short stream its rule on what came.
+        if (sniffer && sample.length && !stopped) {
+          const d = decided?.decided ? decided : sniffer.end();
+          found = d.decided ? d.adapter : undefined;
+        }
+        else found ??= sample.length ? sniff(sample, whole, input.name) : fixed ?? pipeline.definition;
         if (!found) {
           // Read to the end, only counting: every line of the input is in the account
           // (`inputLines`), these as lines covered by the one diagnostic.
@@ -187,13 +223,19 @@ export async function normalizeInputs(o: NormalizeRunOptions): Promise<Normalize
     };
     try {
       for (const l of buffered) await feed(l);
+      checkSniff(false);
       if (!stopped) {
         if (live) {
           for (let r = await source.next(); ; r = await source.next()) {
             if (r === 'stopped') { stopped = true; break; }
             if (typeof r === 'string') { whole ||= sample.length < SAMPLE_LINES; break; }
+            if (sniffer && r.tooLarge === undefined) {
+              sniffer.line(r.text);
+              checkSniff(false);
+            }
             await feed(r);
           }
+          checkSniff(true);
         } else {
           // A file is read straight through, no race per line: its next chunk is never far away.
           for await (const l of lines) {
@@ -235,7 +277,8 @@ export interface StreamRunOptions {
   stream: Readable;
   /** Default: told from the stream (only a stream backed by a regular file is not live). */
   live?: boolean;
-  to: OutputFormat;
+  /** The output format; `none` prints nothing (the events still go to `store`). */
+  to: OutputFormat | 'none';
   /** The input format (default: told from the first lines). */
   from?: AdapterDefinition;
   stdout: Writable;
@@ -248,7 +291,16 @@ export interface StreamRunOptions {
   /** Anything else for the pipeline (session id, cwd, clock…); an encoded format's encoder is loaded here. */
   pipeline?: Partial<NormalizeOptions>;
   maxLineBytes?: number;
+  /** See NormalizeRunOptions.liveSniff. */
+  liveSniff?: boolean;
+  /** See NormalizeRunOptions.holdFinal. */
+  holdFinal?: boolean;
+  /** Called before the stream's format is first fed, with the pipeline (e.g. to configure the OpenCode adapter). */
+  beforeAdapter?(adapter: AdapterDefinition, pipeline: StreamPipeline): Promise<void> | void;
 }
+
+/** `--to none`: the pipeline runs (events, diagnostics, the summary) and prints nothing. */
+const SILENT = () => ({ final: () => {} });
 
 /**
  * One stream normalized as it comes, written to `stdout` (records) and `stderr` (diagnostics), with
@@ -256,14 +308,20 @@ export interface StreamRunOptions {
  * owns the store sink and closes it.
  */
 export async function runStream(o: StreamRunOptions): Promise<NormalizeRunResult & { summary: Summary }> {
-  const encoder = o.pipeline?.encoder ?? (isEncodedFormat(o.to) ? await loadEncoder(o.to, {}) : undefined);
   const out = new LineWriter(o.stdout);
   const err = new LineWriter(o.stderr, 0, 'stderr');
-  const pipeline = new NormalizePipeline(o.from ?? ADAPTERS[0]!, { ...o.pipeline, to: o.to, ...(encoder ? { encoder } : {}) }, {
-    output: (r) => out.json(r),
-    diagnostic: (d) => { if (!o.quiet) err.json(d); },
-    event: o.store ? (e) => o.store!.add(e) : undefined,
-  });
+  const sinks = {
+    output: (r: unknown) => out.json(r),
+    diagnostic: (d: Diagnostic) => { if (!o.quiet) err.json(d); },
+    event: o.store ? (e: ToolEvent) => o.store!.add(e) : undefined,
+  };
+  const definition = o.from ?? ADAPTERS[0]!;
+  let pipeline: StreamPipeline;
+  if (o.to === 'none') pipeline = new StreamPipeline(definition, { ...o.pipeline, encoder: SILENT }, sinks);
+  else {
+    const encoder = o.pipeline?.encoder ?? (isEncodedFormat(o.to) ? await loadEncoder(o.to, {}) : undefined);
+    pipeline = new NormalizePipeline(definition, { ...o.pipeline, to: o.to, ...(encoder ? { encoder } : {}) }, sinks);
+  }
   return runNormalize({
     inputs: [streamInput(o.name, o.stream, o.live)],
     pipeline,
@@ -275,5 +333,8 @@ export async function runStream(o: StreamRunOptions): Promise<NormalizeRunResult
     fixed: o.from,
     maxLineBytes: o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     signal: o.signal,
+    ...(o.liveSniff ? { liveSniff: true } : {}),
+    ...(o.holdFinal ? { holdFinal: true } : {}),
+    ...(o.beforeAdapter ? { beforeAdapter: (a: AdapterDefinition) => o.beforeAdapter!(a, pipeline) } : {}),
   });
 }

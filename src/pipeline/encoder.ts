@@ -1,6 +1,9 @@
-// The seam between the pipeline and the ecosystem encoders (AI SDK, AG-UI, OTel). The encoders
-// live in their own subpath modules and are loaded lazily; the pipeline only knows this shape.
-import type { Diagnostic, NormalizedToolPart, ToolEvent } from '../contract/index.js';
+// The one output path: every format (parts, events, ACP, UI, AI SDK, AG-UI, OTel, the viewer) is a
+// stream encoder over the pipeline's events and parts. The pipeline knows only this shape; the
+// encoders import it, never the reverse (test/pipeline/import-boundary.test.ts pins that), so the
+// ecosystem encoders live in their own modules and load only when chosen.
+import type { ContractIssue, Diagnostic, NormalizedToolPart, ToolEvent } from '../contract/index.js';
+import type { PartRecord } from '../events/state.js';
 
 export interface StreamEncoderSinks {
   /** One output record, printed as a JSON line. */
@@ -9,15 +12,19 @@ export interface StreamEncoderSinks {
 }
 
 export interface StreamEncoder {
+  /** Every valid event the pipeline applied (derived ones included), in order. */
+  event?(event: ToolEvent): void;
   /**
    * An event changed a part. `part()` projects it; it costs, so an encoder calls it only when
-   * the event means something to it.
+   * the event means something to it. `record` is the reduced state behind it (streamed output
+   * tail, times), for encoders that send progress snapshots.
    */
-  change?(sessionId: string, event: ToolEvent, part: () => NormalizedToolPart): void;
+  change?(sessionId: string, event: ToolEvent, part: () => NormalizedToolPart, record: PartRecord): void;
   /**
    * The part is final (or still open at the end of input) and leaves memory: called once per part.
    * `unchanged`: it was given to `preview` just as it is now, so an encoder that prints final parts
-   * prints nothing more for it.
+   * prints nothing more for it. A part `change` never showed (a replay of final parts) is to be
+   * encoded whole here.
    */
   final(sessionId: string, part: NormalizedToolPart, unchanged?: boolean): void;
   /**
@@ -31,6 +38,35 @@ export interface StreamEncoder {
 }
 
 export type StreamEncoderFactory = (sinks: StreamEncoderSinks) => StreamEncoder;
+
+/** `--to parts`: each part once, final. */
+export const partsEncoder: StreamEncoderFactory = (sinks) => ({
+  final: (_s, part, unchanged) => { if (!unchanged) sinks.output(part); },
+  preview: (_s, part) => sinks.output(part),
+});
+
+/** `--to events`: every event as applied. */
+export const eventsEncoder: StreamEncoderFactory = (sinks) => ({
+  event: (e) => sinks.output(e),
+  final: () => {},
+});
+
+/**
+ * The contract check at the edge of a format whose records have a schema a client enforces (ACP
+ * clients blank or strip invalid data): a record that breaks it is not sent, and an `invalid_frame`
+ * diagnostic says which and why.
+ */
+export function checkedSinks(sinks: StreamEncoderSinks, check: (record: unknown) => readonly ContractIssue[], what: (record: unknown) => { label: string; partId?: string }): StreamEncoderSinks {
+  return {
+    diagnostic: (d) => sinks.diagnostic(d),
+    output: (record) => {
+      const issues = check(record);
+      if (!issues.length) return sinks.output(record);
+      const { label, partId } = what(record);
+      sinks.diagnostic({ severity: 'error', code: 'invalid_frame', message: `${label} broke the contract and was not sent: ${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}`, ...(partId !== undefined ? { partId } : {}) });
+    },
+  };
+}
 
 /** Runs finished parts through an encoder, as `replay` does: no event history, only final parts. */
 export function encodeFinalParts(factory: StreamEncoderFactory, sessions: Iterable<[string, readonly NormalizedToolPart[]]>, sinks: StreamEncoderSinks): void {

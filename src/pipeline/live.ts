@@ -2,8 +2,9 @@
 // SDK `query()`, Codex SDK `runStreamed()`, OpenCode SDK `event.subscribe()`): every message goes
 // in as it arrives, and every part comes out each time its state changes, with no JSON round trip.
 // It is the streaming pipeline itself (validation, late events, held-part and session caps with
-// eviction, depth cuts, the line account), observed through its encoder hook: the batch CLI prints
-// a part once, when final; a UI wants every step (started, input streaming, running, terminal).
+// eviction, depth cuts, the line account) with one more stream encoder, the same interface every
+// output format implements (./encoder.ts): the batch CLI prints a part once, when final; a UI wants
+// every step (started, input streaming, running, terminal), so this encoder yields each change.
 import type { Diagnostic, NormalizedToolPart, ToolEvent } from '../contract/index.js';
 import { adapterById } from '../adapters/registry.js';
 import type { AdapterDefinition, AdapterId, AdapterOptions } from '../adapters/types.js';
@@ -32,7 +33,7 @@ export type LiveUpdate =
 
 export class LiveNormalizer {
   readonly definition: AdapterDefinition;
-  private readonly pipeline: NormalizePipeline<'events'>;
+  private readonly pipeline: NormalizePipeline;
   private out: LiveUpdate[] = [];
   private inputs = 0;
 
@@ -43,7 +44,6 @@ export class LiveNormalizer {
     const { from: _from, ...rest } = options;
     this.pipeline = new NormalizePipeline(definition, {
       ...rest,
-      to: 'events',
       encoder: () => ({
         change: (sessionId, event, part) => {
           const p = part();

@@ -1,21 +1,18 @@
 // The streaming normalize pipeline: lines → adapter → validated ToolEvents → reducer → output.
 // Memory stays bounded: a part is printed and dropped once it has been terminal for a while
 // (`retireAfterEvents`), so only in-flight parts are held, whatever the input size.
-import { issuesOfAcpSessionUpdateParams, issuesOfToolEvent, type Diagnostic, type NormalizedToolPart, type ToolEvent, type UiToolPart } from '../contract/index.js';
+// What is printed is one stream encoder's business (./encoder.ts): the pipeline itself knows only
+// its own two records, parts and events; every other format is an encoder handed in
+// (src/outputs/pipeline.ts maps `to` to one), so nothing here imports an output format.
+import { issuesOfToolEvent, type Diagnostic, type NormalizedToolPart, type ToolEvent } from '../contract/index.js';
 import { feedValue } from '../adapters/feed.js';
-import type { AiSdkChunk, AiSdkToolPart } from '../ai-sdk/types.js';
-import type { AgUiEvent } from '../ag-ui/types.js';
-import type { ExportTraceServiceRequest } from '../otel/otlp.js';
 import type { Adapter, AdapterDefinition, AdapterOptions, InputPosition } from '../adapters/types.js';
 import { projectPart, type OutputView } from '../events/projector.js';
 import { createReducer, type Reducer, type ReducerOptions } from '../events/reducer.js';
 import { TERMINAL, emptySessionState, listToArray, withState, type PartRecord, type ToolSessionState } from '../events/state.js';
-import { AcpEncoder, type AcpFrame } from '../acp/encoder.js';
-import { AcpV2Translator, type AcpV2Frame } from '../acp/encoder-v2.js';
-import { toUiPart, type UiStateNames } from '../ui/to-ui.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
 import { BoundedSet } from '../collections/bounded.js';
-import type { StreamEncoder, StreamEncoderFactory } from './encoder.js';
+import { eventsEncoder, partsEncoder, type StreamEncoder, type StreamEncoderFactory } from './encoder.js';
 import { DEPTH_DIAGNOSTIC, depthMessage, takeDepthCuts } from '../events/depth.js';
 
 /**
@@ -66,40 +63,24 @@ export interface FileEnd {
 export type OutputFormat = 'parts' | 'events' | 'acp' | 'ui' | EncodedFormat;
 /** Formats written by a lazily loaded encoder (`options.encoder`): the ecosystem outputs. */
 export type EncodedFormat = 'ai-sdk' | 'ai-sdk-stream' | 'ag-ui' | 'otel';
-export const ENCODED_FORMATS: ReadonlySet<string> = new Set<EncodedFormat>(['ai-sdk', 'ai-sdk-stream', 'ag-ui', 'otel']);
 
-/** An ACP frame as printed by default: wrapped in a JSON-RPC `session/update` notification. */
-export interface AcpNotification {
-  jsonrpc: '2.0';
-  method: 'session/update';
-  params: AcpFrame | AcpV2Frame;
-}
-
-/** What each output format hands to `PipelineSinks.output`. */
-export interface OutputRecords {
+/** The pipeline's own records; every other format's records are its encoder's (OutputRecords, src/outputs/pipeline.ts). */
+export interface PipelineRecords {
   parts: NormalizedToolPart;
   events: ToolEvent;
-  /** A notification, or the bare params with `jsonRpc: false`. */
-  acp: AcpNotification | AcpFrame | AcpV2Frame;
-  ui: UiToolPart;
-  // The ecosystem formats' records (type-only imports: the encoders load only when chosen).
-  'ai-sdk': AiSdkToolPart;
-  'ai-sdk-stream': AiSdkChunk;
-  'ag-ui': AgUiEvent;
-  otel: ExportTraceServiceRequest;
 }
 
-export type OutputRecord<F extends OutputFormat = OutputFormat> = OutputRecords[F];
+/** What `PipelineSinks.output` receives for a format: the pipeline's own records, or an encoder's. */
+export type PipelineRecord<F extends OutputFormat> = F extends keyof PipelineRecords ? PipelineRecords[F] : unknown;
+
+/** The encoders of the pipeline's own formats. */
+const OWN_ENCODERS: Record<keyof PipelineRecords, StreamEncoderFactory> = { parts: partsEncoder, events: eventsEncoder };
 
 export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends AdapterOptions, ReducerOptions {
-  to: F;
+  /** The output format: `parts` and `events` are the pipeline's own; any other needs `encoder`. */
+  to?: F;
   /** Which output a compressed part shows in parts/acp/ui output (default full). */
   output?: OutputView;
-  uiStates?: UiStateNames;
-  /** ACP output: the client renders display-only terminals (see AcpEncoderOptions.terminal). */
-  acpTerminal?: boolean;
-  /** ACP output: protocol version 1 (default) or 2, the draft (see src/acp/encoder-v2.ts). */
-  acpVersion?: 1 | 2;
   /**
    * Events to wait after a part turns terminal before it is printed and dropped (default 64):
    * long enough for late enrichment (a subagent's task notification after its result: at most 5
@@ -109,9 +90,7 @@ export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends
   retireAfterEvents?: number;
   /** Compresses completed outputs inline (derived `tool.output.compressed` events). */
   compressor?: ToolOutputCompressor;
-  /** Wrap ACP params in a JSON-RPC `session/update` notification (default true). */
-  jsonRpc?: boolean;
-  /** The encoder of an encoded format (required for those; with `events`, an observer of part changes; unused otherwise). */
+  /** The output: every record comes from this encoder (default: the encoder of `to`, parts or events). */
   encoder?: StreamEncoderFactory;
 }
 
@@ -137,9 +116,6 @@ export interface Summary {
 interface Session {
   readonly id: string;
   state: ToolSessionState;
-  encoder?: AcpEncoder;
-  /** `acpVersion: 2`: turns the encoder's v1 frames into v2 ones. */
-  v2?: AcpV2Translator;
   diagnosticsSeen: number;
   /** The pipeline's event count at this session's last event: sessions idle longest are evicted first. */
   touched: number;
@@ -147,7 +123,7 @@ interface Session {
 
 export interface PipelineSinks<F extends OutputFormat = OutputFormat> {
   /** One output record of the chosen format (a part, event, ACP message or UI part), e.g. to print as a JSON line. */
-  output(record: OutputRecord<F>): void;
+  output(record: PipelineRecord<F>): void;
   diagnostic(d: Diagnostic): void;
   /** Every valid event, in order, e.g. to append to a store. */
   event?(e: ToolEvent): void;
@@ -184,7 +160,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private adapter: Adapter;
   private readonly retireAfter: number;
   private eventCount = 0;
-  private readonly encoder: StreamEncoder | undefined;
+  private readonly encoder: StreamEncoder;
   readonly summary: Summary = { inputLines: 0, eventLines: 0, noToolDataLines: 0, diagnosticLines: 0, events: 0, parts: 0, byKind: {}, byState: {}, diagnostics: 0, malformedLines: 0, invalidEvents: 0 };
   /** One adapter instance per format, made when a file of that format first comes (`useAdapter`). */
   private readonly adapters = new Map<string, Adapter>();
@@ -195,15 +171,16 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private readonly sinks: PipelineSinks;
 
   constructor(public definition: AdapterDefinition, options: NormalizeOptions<F>, sinks: PipelineSinks<F>) {
-    // Inside, the format is checked at run time on every record, so the sink is the untyped union.
+    // Inside, records are the encoder's, so the sink is untyped.
     this.options = options;
     this.sinks = sinks as unknown as PipelineSinks;
     this.reducer = createReducer(options);
     this.retireAfter = options.retireAfterEvents ?? 64;
-    if (ENCODED_FORMATS.has(options.to) && !options.encoder) throw new Error(`--to ${options.to} needs its encoder (options.encoder)`);
-    // An encoder also rides along with `events` output: the live normalizer (live.ts) observes
-    // every part change through it and discards the events.
-    this.encoder = options.encoder && (ENCODED_FORMATS.has(options.to) || options.to === 'events') ? options.encoder({ output: (r) => this.sinks.output(r as OutputRecord), diagnostic: (d) => this.onDiagnostic(d) }) : undefined;
+    const to = options.to ?? 'parts';
+    const factory = options.encoder ?? (Object.hasOwn(OWN_ENCODERS, to) ? OWN_ENCODERS[to as keyof PipelineRecords] : undefined);
+    if (!factory) throw new Error(`--to ${to} needs its encoder (options.encoder; toolnorm's NormalizePipeline supplies those of acp and ui)`);
+    // One encoder is the whole output: there is no second path beside it.
+    this.encoder = factory({ output: (r) => this.sinks.output(r), diagnostic: (d) => this.onDiagnostic(d) });
     this.adapter = this.adapterFor(definition);
   }
 
@@ -281,13 +258,13 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
       const json = JSON.stringify(part);
       if (prev?.json === json) { prev.record = record; continue; }
       this.shown.set(key, { record, json });
-      this.print(t.session, part);
+      this.encoder.preview!(t.session.id, part);
     }
   }
 
-  /** Whether `showHeld` has anything to do for this format. */
+  /** Whether `showHeld` has anything to do for this format (its encoder previews final parts). */
   private get previews(): boolean {
-    return this.options.to === 'parts' || this.options.to === 'ui' || this.encoder?.preview !== undefined;
+    return this.encoder.preview !== undefined;
   }
 
   /** Parts currently held in memory (in flight, or final and waiting out the grace window). */
@@ -435,7 +412,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
       for (const p of remaining) this.retire(session, p);
       this.drainDiagnostics(session);
     }
-    this.encoder?.end?.();
+    this.encoder.end?.();
     return this.summary;
   }
 
@@ -456,10 +433,9 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private session(id: string): Session {
     let s = this.sessions.get(id);
     if (!s) {
-      const encoder = this.options.to === 'acp' ? new AcpEncoder({ output: this.options.output, cwd: this.options.cwd, terminal: this.options.acpTerminal }) : undefined;
       // Evicted before the new one is added: a sweep drops sessions that hold nothing.
       if (this.sessions.size >= MAX_HELD_SESSIONS) this.evict();
-      s = { id, state: emptySessionState(true), encoder, ...(encoder && this.options.acpVersion === 2 ? { v2: new AcpV2Translator() } : {}), diagnosticsSeen: 0, touched: this.eventCount };
+      s = { id, state: emptySessionState(true), diagnosticsSeen: 0, touched: this.eventCount };
       this.sessions.set(id, s);
     }
     return s;
@@ -501,10 +477,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
       if (derived && !issuesOfToolEvent(derived).length) this.apply(session, derived);
     }
     const after = session.state.parts.get(e.partId)!;
-    if (session.encoder && after !== before) {
-      for (const frame of session.encoder.onPart(e.sessionId, after)) this.writeAcp(frame, session.v2);
-    }
-    if (this.encoder?.change && after !== before) this.encoder.change(e.sessionId, e, () => projectPart(after, { output: this.options.output }));
+    if (this.encoder.change && after !== before) this.encoder.change(e.sessionId, e, () => projectPart(after, { output: this.options.output }), after);
     // Queued once, when it turns terminal (terminal states never change back).
     if (TERMINAL.has(after.state) && (before === undefined || !TERMINAL.has(before.state))) {
       this.queue.push({ session, id: after.id, at: this.eventCount });
@@ -517,7 +490,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     this.summary.events++;
     this.eventCount++;
     this.sinks.event?.(e);
-    if (this.options.to === 'events') this.sinks.output(e);
+    this.encoder.event?.(e);
     session.state = this.reducer(session.state, e);
   }
 
@@ -569,23 +542,11 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
         unchanged = prev.record === record || prev.json === JSON.stringify(part);
       }
     }
-    if (this.options.to === 'acp' && session.encoder) {
-      for (const frame of session.encoder.finish(session.id, record)) this.writeAcp(frame, session.v2);
-      session.v2?.finish(session.id, record.id);
-    }
-    else if (this.encoder) this.encoder.final(session.id, part, unchanged);
-    else if (!unchanged) this.print(session, part);
+    this.encoder.final(session.id, part, unchanged);
     // An evicted part is already in `evicted` (see evict), which is kept longer.
     if (!evicting) this.retired.add(`${session.id}\u0000${record.id}`);
     session.state = withState(session.state, { parts: session.state.parts.delete(record.id) });
     this.held--;
-  }
-
-  /** A final part in the `parts` or `ui` format; an encoder's `preview` for the others. */
-  private print(session: Session, part: NormalizedToolPart): void {
-    if (this.options.to === 'parts') this.sinks.output(part);
-    else if (this.options.to === 'ui') this.sinks.output(toUiPart(part, { states: this.options.uiStates }));
-    else this.encoder?.preview?.(session.id, part);
   }
 
   /**
@@ -624,17 +585,5 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
       this.drainDiagnostics(session);
       if (session.state.parts.size === 0) this.sessions.delete(session.id);
     }
-  }
-
-  private writeAcp(frame: AcpFrame, v2?: AcpV2Translator): void {
-    // Clients silently blank or strip invalid ACP data, so nothing invalid leaves this process.
-    const issues = issuesOfAcpSessionUpdateParams(frame);
-    if (issues.length) {
-      const partId = 'toolCallId' in frame.update ? frame.update.toolCallId : frame.update._meta.toolnorm.partId;
-      this.onDiagnostic({ severity: 'error', code: 'invalid_frame', message: `an ACP ${frame.update.sessionUpdate} frame for ${partId} broke the contract and was not sent: ${issues.slice(0, 3).map((i) => `${i.instancePath || '(root)'} ${i.message}`).join('; ')}`, partId });
-      return;
-    }
-    // v2 frames are translated from checked v1 frames (the tests check them against schema/v2).
-    for (const f of v2 ? v2.translate(frame) : [frame]) this.sinks.output(this.options.jsonRpc === false ? f : { jsonrpc: '2.0', method: 'session/update', params: f });
   }
 }

@@ -4,20 +4,15 @@
 // so the later run gives the same parts (and, into the same store, appends nothing new).
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { resolve } from 'node:path';
-import { ADAPTERS, ADAPTER_IDS } from '../adapters/registry.js';
 import type { AdapterDefinition } from '../adapters/types.js';
-import type { Diagnostic } from '../contract/index.js';
-import { NormalizePipeline, type OutputFormat } from '../pipeline/normalize.js';
-import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../pipeline/lines.js';
+import type { OutputFormat } from '../outputs/pipeline.js';
 import type { StreamEncoderFactory } from '../pipeline/encoder.js';
-import { LineWriter } from '../cli/writer.js';
+import { runStream } from '../cli/normalize-run.js';
 import { BROKEN_PIPE_EXIT, OutputError, safeWrite } from '../cli/output-errors.js';
 import { StoreError } from '../store/errors.js';
 import type { StoreSink } from '../store/sink.js';
 import { createDefaultRawFile, RawFile, shownPath } from './raw-file.js';
 import { exitStatus, spawnAgent, spawnFailure, type AgentEnd } from './child.js';
-import { LiveSniffer } from './sniff.js';
-import { StoreCommitter } from './store-commits.js';
 
 /** `--to none`: normalize into the store only, print nothing. */
 export type RecordOutput = OutputFormat | 'none';
@@ -144,119 +139,48 @@ export async function record(o: RecordOptions, io: RecordIO): Promise<number> {
   return status;
 }
 
-/** Normalizes the stream; resolves to 0, or the status of toolnorm's own failure (never throws). */
+/**
+ * Normalizes the stream through `normalize`'s own loop for a live input (runStream): the same
+ * flushes and store commits (a record on stdout is already committed; pending events are committed
+ * as soon as the agent goes quiet). Two things differ, so that stdout is what a later `normalize
+ * RAWFILE` prints: the format is told at the stream's first clear line (src/record/sniff.ts), and
+ * final parts are printed when they retire, not early while the agent pauses. Resolves to 0, or the
+ * status of toolnorm's own failure (never throws).
+ */
 async function normalizeLive(o: RecordOptions, name: string, bytes: Readable, store: StoreSink | undefined, io: RecordIO): Promise<number> {
-  const out = o.to === 'none' ? undefined : new LineWriter(io.stdout);
-  const err = new LineWriter(io.stderr, 0, 'stderr');
-  const commits = store ? new StoreCommitter(store) : undefined;
-  const pipeline = new NormalizePipeline(o.from ?? ADAPTERS[0]!, {
-    to: o.to === 'none' ? 'events' : o.to,
-    sessionId: o.sessionId,
-    cwd: o.cwd,
-    mcpServers: o.mcpServers,
-    output: 'full',
-    uiStates: o.uiStates,
-    acpTerminal: o.acpTerminal,
-    ...(o.encoder ? { encoder: o.encoder } : {}),
-  }, {
-    output: (r) => out?.json(r),
-    diagnostic: (d) => { if (!o.quiet) err.json(d); },
-    event: commits ? (e) => commits.add(e) : undefined,
-  });
-  const diagnose = (d: Diagnostic) => pipeline.report(d);
-  const sniffer = new LiveSniffer(name);
-  /** Lines read before the format is known, replayed into the adapter once it is. */
-  let held: Line[] | undefined = o.from ? undefined : [];
-  /** Lines of a stream no format knows: only counted, for the one not_a_recording diagnostic. */
-  let skipped: number | undefined;
-  let failed = false;
-
-  const pump = async () => {
-    // Live: every record is handed on as soon as its line is read.
-    if (out?.pending) await out.flush(true);
-    if (err.pending) await err.flush(true);
-    await commits?.tick();
+  // OpenCode run JSON names neither its MCP servers nor its directory: the files beside the raw
+  // recording do, as for a later `normalize RAWFILE`. The options, when given, win.
+  const neighbours = async () => {
+    if (o.mcpServers && o.cwd !== undefined) return {};
+    const { readNeighbours } = await import('../adapters/opencode/neighbours.js');
+    const n = readNeighbours([resolve(io.cwd, name)]);
+    return { ...(o.cwd === undefined && n.cwd ? { cwd: n.cwd } : {}), ...(!o.mcpServers && n.mcpServers.length ? { mcpServers: n.mcpServers } : {}) };
   };
-  const feed = async (l: Line) => {
-    const pos = { line: l.line, offset: l.offset, file: name };
-    if (l.tooLarge !== undefined) pipeline.lineTooLarge(l.tooLarge, DEFAULT_MAX_LINE_BYTES, pos);
-    else pipeline.line(l.text, pos);
-    await pump();
-  };
-  const start = async (adapter: AdapterDefinition | undefined) => {
-    const lines = held ?? [];
-    held = undefined;
-    if (!adapter) {
-      skipped = lines.length;
-      return;
-    }
-    if (adapter.id === 'opencode' && (!o.mcpServers || o.cwd === undefined)) {
-      const { readNeighbours } = await import('../adapters/opencode/neighbours.js');
-      const n = readNeighbours([resolve(io.cwd, name)]);
-      pipeline.configureAdapter('opencode', { ...(o.cwd === undefined && n.cwd ? { cwd: n.cwd } : {}), ...(!o.mcpServers && n.mcpServers.length ? { mcpServers: n.mcpServers } : {}) });
-    }
-    pipeline.useAdapter(adapter);
-    pipeline.beginFile(name);
-    for (const l of lines) await feed(l);
-  };
-  const checkSniff = (atEnd: boolean) => {
-    const d = sniffer.disagreement(atEnd);
-    if (!d) return;
-    diagnose({
-      severity: 'warning',
-      code: 'format_disagreement',
-      message: `record read ${name} as ${d.live?.id ?? 'no known format'} from its first clear line, but its first lines taken together read as ${d.normalize?.id ?? 'no known format'}, which is what \`toolnorm normalize ${name}\` will pick; pass --from to both`,
-      source: { provider: (d.live ?? d.normalize ?? ADAPTERS[0]!).provider, file: name },
-    });
-  };
-
+  // Under --from opencode the adapter is made with the pipeline, so its neighbours come first.
+  const fixedNeighbours = o.from?.id === 'opencode' ? await neighbours() : {};
   try {
-    if (o.from) await start(o.from);
-    for await (const l of readLines(bytes)) {
-      if (skipped !== undefined) {
-        skipped++;
-        continue;
-      }
-      if (held) {
-        held.push(l);
-        const r = l.tooLarge === undefined ? sniffer.line(l.text) : { decided: false as const };
-        if (r.decided) {
-          await start(r.adapter);
-          checkSniff(false);
-        }
-        continue;
-      }
-      if (!o.from && l.tooLarge === undefined) {
-        sniffer.line(l.text);
-        checkSniff(false);
-      }
-      await feed(l);
-    }
-    if (held) {
-      const r = sniffer.end();
-      await start(r.decided ? r.adapter : undefined);
-    }
-    if (!o.from) checkSniff(true);
-    if (skipped !== undefined && skipped > 0) {
-      failed = true;
-      pipeline.reportSkipped(skipped, {
-        severity: 'error',
-        code: 'not_a_recording',
-        message: `${name} was not normalized (${skipped} line${skipped === 1 ? '' : 's'}): its first lines are no format toolnorm reads (${ADAPTER_IDS.join(', ')}); pass --from to read it as one (the raw file is kept)`,
-      });
-    } else if (skipped === undefined) {
-      pipeline.endFile(name);
-    }
-    const summary = pipeline.end();
-    await commits?.close();
-    await out?.close();
-    await err.close();
-    if (o.summary) safeWrite(io.stderr, `${JSON.stringify(summary)}\n`);
-    return failed ? 1 : 0;
+    const run = await runStream({
+      name,
+      stream: bytes,
+      live: true,
+      to: o.to,
+      ...(o.from ? { from: o.from } : {}),
+      stdout: io.stdout,
+      stderr: io.stderr,
+      command: 'record',
+      ...(store ? { store } : {}),
+      quiet: o.quiet,
+      liveSniff: true,
+      holdFinal: true,
+      pipeline: { sessionId: o.sessionId, cwd: o.cwd, mcpServers: o.mcpServers, ...fixedNeighbours, output: 'full', uiStates: o.uiStates, acpTerminal: o.acpTerminal, ...(o.encoder ? { encoder: o.encoder } : {}) },
+      beforeAdapter: async (adapter, pipeline) => {
+        if (adapter.id === 'opencode' && o.from?.id !== 'opencode') pipeline.configureAdapter('opencode', await neighbours());
+      },
+    });
+    if (o.summary) safeWrite(io.stderr, `${JSON.stringify(run.summary)}\n`);
+    return run.failedInput ? 1 : 0;
   } catch (e) {
-    await commits?.stop();
     if (e instanceof OutputError && e.brokenPipe) return BROKEN_PIPE_EXIT;
-    await err.flush(true).catch(() => {});
     const what = e instanceof OutputError || e instanceof StoreError ? e.message : `normalizing stopped: ${(e as Error).message}`;
     safeWrite(io.stderr, `toolnorm record: ${what}; the raw recording goes on\n`);
     return 1;

@@ -4,7 +4,7 @@
 // `pending`. The events are hand-built (test/helpers/substance.ts says why).
 import { describe, expect, it } from 'vitest';
 import { eventsAdapter } from '../../src/adapters/events/index.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { NormalizePipeline } from '../../src/outputs/pipeline.js';
 import { splitLines } from '../../src/pipeline/collect.js';
 import { decodeFrames } from '../../src/acp/decode.js';
 import { encodeParts } from '../../src/acp/encoder.js';

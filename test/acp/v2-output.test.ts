@@ -7,7 +7,7 @@ import { encodeParts } from '../../src/acp/encoder.js';
 import { encodePartsV2 } from '../../src/acp/encoder-v2.js';
 import { fileChange } from '../../src/substance/index.js';
 import { decodeFrames } from '../../src/acp/decode.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { NormalizePipeline } from '../../src/outputs/pipeline.js';
 import { splitLines, collect } from '../../src/pipeline/collect.js';
 import { adapterById } from '../../src/adapters/registry.js';
 import { officialAcpV2Errors } from '../helpers/acp-schema-v2.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ADAPTERS } from '../../src/adapters/registry.js';
 import { isEncodedFormat, loadEncoder } from '../../src/cli/encoders.js';
-import { NormalizePipeline, type OutputFormat } from '../../src/pipeline/normalize.js';
+import { NormalizePipeline, type OutputFormat } from '../../src/outputs/pipeline.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
 
 /** Generous: the machine is shared; an order assertion waits this long before it fails. */

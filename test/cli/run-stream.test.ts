@@ -2,11 +2,16 @@
 // line's records reach the output, and its events the store, before the next line is written; an
 // abort ends the run after the line being handled, with everything so far written and committed.
 import { PassThrough } from 'node:stream';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runStream } from '../../src/cli/normalize-run.js';
 import { MemoryEventStore } from '../../src/store/memory.js';
 import { EventStoreSink } from '../../src/store/sink.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { recordsAfterEachLine, twoSessions } from './live-cli.js';
+import { cli } from '../helpers/cli.js';
 
 const LINES = twoSessions().slice(0, 47);
 
@@ -55,5 +60,46 @@ describe('runStream', () => {
     expect(await memory.head(session)).toBe(out.length);
     // The input was let go, not read to its end.
     expect(input.destroyed).toBe(true);
+  });
+
+  it('record\'s rule in the same loop (liveSniff): told at the first clear line, and a format_disagreement when the first lines together read otherwise; control: normalize\'s rule reads the same stream one way and reports nothing', async () => {
+    const root = join(import.meta.dirname, '../..');
+    const codex = readFileSync(join(root, 'fixtures/codex/exec-tools-plan/exec-tools-plan.jsonl'), 'utf8').split('\n').slice(0, 2);
+    const claude = readFileSync(join(root, 'fixtures/demo/claude-streamjson-all-tools.jsonl'), 'utf8').split('\n')[0]!;
+    const run = async (liveSniff: boolean) => {
+      const input = new PassThrough();
+      const stdout = new PassThrough();
+      const stderr = new PassThrough();
+      collect(stdout);
+      const err = collect(stderr);
+      const done = runStream({ name: 'agent.jsonl', stream: input, live: true, to: 'events', stdout, stderr, command: 'record', liveSniff, holdFinal: liveSniff });
+      // Line by line, with a pause after each: a live agent.
+      for (const l of [...codex, claude]) {
+        input.write(`${l}\n`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      input.end();
+      const r = await done;
+      return { r, codes: err.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { code: string; message: string }) };
+    };
+    const live = await run(true);
+    const disagreement = live.codes.find((d) => d.code === 'format_disagreement');
+    expect(disagreement?.message).toContain('record read agent.jsonl as codex from its first clear line, but its first lines taken together read as claude');
+    expect(live.r.summary.inputLines).toBe(3);
+    const plain = await run(false);
+    expect(plain.codes.map((d) => d.code)).not.toContain('format_disagreement');
+    expect(plain.r.summary.inputLines).toBe(3);
+  });
+
+  it('record --from opencode reads the files beside the raw recording before the adapter is made (its own loop configured the made adapter, and stopped normalizing)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolnorm-record-opencode-'));
+    try {
+      const r = await cli(['record', '--raw', 'raw.jsonl', '--from', 'opencode', '--summary', '--', process.execPath, '-e', 'console.log(JSON.stringify({ type: "step_start" }))'], { cwd: dir });
+      expect(r.stderr).not.toMatch(/normalizing stopped|already made/);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ inputLines: 1, invalidEvents: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

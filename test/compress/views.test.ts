@@ -9,7 +9,7 @@ import { projectPart } from '../../src/events/projector.js';
 import { AcpEncoder, encodeParts, type AcpFrame } from '../../src/acp/encoder.js';
 import { decodeFrames } from '../../src/acp/decode.js';
 import { toUiPart } from '../../src/ui/to-ui.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { NormalizePipeline } from '../../src/outputs/pipeline.js';
 import { eventsAdapter } from '../../src/adapters/events/index.js';
 import { officialAcpErrors } from '../helpers/acp-schema.js';
 

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { AdapterDefinition, AdapterOptions } from '../../src/adapters/types.js';
 import { splitLines, type InputFile } from '../../src/pipeline/collect.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { NormalizePipeline } from '../../src/outputs/pipeline.js';
 import { REPO_ROOT } from './corpus.js';
 
 export const UPDATE_GOLDEN = process.env.UPDATE_GOLDEN === '1';

@@ -12,7 +12,7 @@ import { adapterById } from '../../src/adapters/registry.js';
 import type { NormalizedToolPart, OutputCompressionSpec, ToolEvent } from '../../src/contract/index.js';
 import { DeclarativeCompressor, sideLimit } from '../../src/compress/compressor.js';
 import { decodeFrames } from '../../src/acp/decode.js';
-import { NormalizePipeline, type OutputFormat } from '../../src/pipeline/normalize.js';
+import { NormalizePipeline, type OutputFormat } from '../../src/outputs/pipeline.js';
 import { corpusLines } from '../../fuzz/corpus.js';
 import { REPO_ROOT } from '../helpers/corpus.js';
 import { cli } from '../helpers/cli.js';

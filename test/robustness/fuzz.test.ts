@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { adapterById } from '../../src/adapters/registry.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { NormalizePipeline } from '../../src/outputs/pipeline.js';
 import { FAMILIES, caseFor, type Sizes } from '../../fuzz/families.js';
 import { FUZZ_PROVIDERS, corpusLines } from '../../fuzz/corpus.js';
 import { RunChecker, type FuzzOutput } from '../../fuzz/check.js';

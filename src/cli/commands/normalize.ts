@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { ADAPTERS, ADAPTER_IDS, adapterById } from '../../adapters/registry.js';
 import type { AdapterDefinition } from '../../adapters/types.js';
-import { NormalizePipeline, type OutputFormat } from '../../pipeline/normalize.js';
+import { NormalizePipeline, type OutputFormat } from '../../outputs/pipeline.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../pipeline/lines.js';
 import { outputFailure, safeWrite } from '../output-errors.js';
 import { resolveInputs, type Input } from '../inputs.js';

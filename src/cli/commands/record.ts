@@ -1,5 +1,5 @@
 import { ADAPTER_IDS, adapterById } from '../../adapters/registry.js';
-import type { OutputFormat } from '../../pipeline/normalize.js';
+import type { OutputFormat } from '../../outputs/pipeline.js';
 import { ENCODED_FORMAT_NAMES, ENCODER_OPTIONS, ENCODER_USAGE, isEncodedFormat, loadEncoder } from '../encoders.js';
 import { record, type RecordOutput } from '../../record/recorder.js';
 import { DEFAULT_RECORDINGS_DIR, RECORDINGS_DIR } from '../../record/raw-file.js';

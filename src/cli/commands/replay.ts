@@ -1,12 +1,10 @@
 // `toolnorm replay`: rebuilds one session from an event store through the same replayer the
-// library uses (ToolRepository), and prints it as parts, events, ACP frames or UI parts.
-import { encodeParts } from '../../acp/encoder.js';
-import { encodePartsV2 } from '../../acp/encoder-v2.js';
+// library uses (ToolRepository), and prints it as parts, events, ACP frames or UI parts: its final
+// parts go through the same stream encoder `normalize` prints with (src/outputs/pipeline.ts).
 import { acpVersionOption } from './acp-version.js';
 import { ToolRepository } from '../../events/repository.js';
 import { followSession } from '../../store/follow.js';
 import type { EventStore } from '../../store/types.js';
-import { toUiPart } from '../../ui/to-ui.js';
 import { LineWriter } from '../writer.js';
 import { diagnosticsOf, projectParts } from '../../events/projector.js';
 import { describeStoreUrl, openStore } from '../../store/open.js';
@@ -14,6 +12,7 @@ import { UsageError, type Command } from './types.js';
 import { parseCommandArgs } from './args.js';
 import { ENCODED_FORMAT_NAMES, ENCODER_OPTIONS, ENCODER_USAGE, isEncodedFormat, loadEncoder } from '../encoders.js';
 import { encodeFinalParts } from '../../pipeline/encoder.js';
+import { encoderFor } from '../../outputs/pipeline.js';
 import { outputFailure, safeWrite } from '../output-errors.js';
 import { storeError } from '../../store/errors.js';
 import { watchInterrupts } from '../interrupts.js';
@@ -114,11 +113,10 @@ export const replayCommand: Command = {
         const repo = new ToolRepository(store);
         // Only read here, then dropped: the replay's in-place state needs no persistent copy.
         const state = await repo.replayer.replay(sessionId, { toSeq, keepScratch: true });
-        const parts = projectParts(state.state, { output: v.output as 'full' | 'compressed' });
-        if (to === 'parts') for (const p of parts) out.json(p);
-        else if (encoder) encodeFinalParts(encoder, [[sessionId, parts]], { output: (r) => out.json(r), diagnostic: (d) => { if (!v.quiet) err.json(d); } });
-        else if (to === 'ui') for (const p of parts) out.json(toUiPart(p, { states: v['ui-states'] as 'legacy' | 'canonical' }));
-        else for (const frame of (acpVersion === 2 ? encodePartsV2 : encodeParts)(sessionId, parts, { output: v.output as 'full' | 'compressed' })) out.json({ jsonrpc: '2.0', method: 'session/update', params: frame });
+        const output = v.output as 'full' | 'compressed';
+        const parts = projectParts(state.state, { output });
+        const factory = encoderFor(to, { output, uiStates: v['ui-states'] as 'legacy' | 'canonical', acpVersion, ...(encoder ? { encoder } : {}) });
+        encodeFinalParts(factory, [[sessionId, parts]], { output: (r) => out.json(r), diagnostic: (d) => { if (!v.quiet) err.json(d); } });
         if (!v.quiet) for (const d of diagnosticsOf(state.state)) err.json(d);
       }
       await out.close();

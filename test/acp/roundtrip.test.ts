@@ -11,7 +11,7 @@ import { officialAcpErrors } from '../helpers/acp-schema.js';
 import { part } from '../helpers/arbitraries.js';
 import { encodePartsV2 } from '../../src/acp/encoder-v2.js';
 import { adapterById } from '../../src/adapters/registry.js';
-import { NormalizePipeline } from '../../src/pipeline/normalize.js';
+import { NormalizePipeline } from '../../src/outputs/pipeline.js';
 import { splitLines } from '../../src/pipeline/collect.js';
 import { CORPUS_PROVIDERS, nameOf, readCorpus } from '../helpers/corpus-suite.js';
 import { corpusAvailable, corpusFiles } from '../helpers/corpus.js';

@@ -68,11 +68,15 @@ describe('--ai-sdk-version', () => {
     const v6 = await chunks([]);
     const v7 = await chunks(['--ai-sdk-version', '7']);
     expect(v6.some((c) => c.type === 'tool-approval-response')).toBe(false);
-    const refusals = v7.filter((c) => c.type === 'tool-approval-response');
+    // Typed approvals: a call the user or a rule let through is answered approved, a denied one refused.
+    const responses = v7.filter((c) => c.type === 'tool-approval-response');
+    const refusals = responses.filter((c) => c.approved === false);
     expect(refusals.length).toBeGreaterThan(0);
-    for (const r of refusals) expect(r.approved).toBe(false);
     const deniedIds = v7.filter((c) => c.type === 'tool-output-denied').map((c) => c.toolCallId);
     expect(deniedIds.length).toBe(refusals.length);
+    // Every approved answer belongs to a call that then ran: none of them ends denied.
+    const requestOf = new Map(v7.filter((c) => c.type === 'tool-approval-request').map((c) => [c.approvalId, c.toolCallId]));
+    for (const r of responses.filter((c) => c.approved === true)) expect(deniedIds).not.toContain(requestOf.get(r.approvalId));
     // The same calls end as errors in the AI SDK 6 form.
     for (const id of deniedIds) expect(v6.some((c) => c.type === 'tool-output-error' && c.toolCallId === id)).toBe(true);
     expect(await chunks(['--ai-sdk-version', '6'])).toEqual(v6);

@@ -95,7 +95,7 @@ describe('one output path', () => {
     expect(out.map((f) => `${f.params.update.sessionUpdate} ${f.params.update.toolCallId}`)).toEqual(['tool_call_update bad', 'tool_call ok', 'tool_call_update ok']);
     for (const f of out) expect(issuesOfAcpSessionUpdateParams(f.params)).toEqual([]);
     expect(diagnostics.map((d) => [d.code, d.partId])).toEqual([['invalid_frame', 'bad']]);
-    expect(diagnostics[0]!.message).toMatch(/an ACP frame for bad broke the contract and was not sent: \/update\/title/);
+    expect(diagnostics[0]!.message).toMatch(/an ACP tool_call frame for bad broke the contract and was not sent: \/update\/title/);
   });
 
   it('no hidden second live path: an encoder beside a built-in format is refused; the pipeline writes through exactly one encoder', () => {

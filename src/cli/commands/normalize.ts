@@ -59,10 +59,10 @@ ${ENCODER_USAGE}
                       as display-only terminals, output in _meta.terminal_output (sent once)
   --acp-version 1|2   --to acp protocol version (default 1; 2 is the ACP v2 draft)
   --store URL         also append the events to a store: sqlite:PATH or postgres://…
-  --jobs N            threads for a directory or many files (default: the cores available; 1 runs
-                      them in this thread). Each recording, with the folder named after it (its
-                      subagents), is normalized as its own run; the output is in input order and
-                      the same for every N. stdin, pipes and the encoded formats (${ENCODED_FORMAT_NAMES.join(', ')})
+  --jobs N            normalize each recording of a directory or many files as its own run (with
+                      the folder named after it: its subagents), on N threads; the output is in
+                      input order and the same for every N. Without --jobs every file goes
+                      through one stream, where files of one session in several places meet. stdin, pipes and the encoded formats (${ENCODED_FORMAT_NAMES.join(', ')})
                       are read as one stream
   --quiet             print only errors on stderr: no diagnostics (they are still counted, and
                       --summary still prints), no progress bar, no demo note
@@ -175,7 +175,10 @@ export const normalizeCommand: Command = {
     }
     // Many files: each unit runs this command again with its own files (bulk.ts); the store was
     // opened above only to report a bad one once.
-    const units = unit || isEncodedFormat(to) ? undefined : bulkUnits(inputs, io.cwd);
+    // Only when asked (`--jobs`): without it, every file goes through one stream, where files of
+    // one session (a session exported in two forms, subagent transcripts beside their parent in
+    // older Claude layouts) still meet; per-recording runs cannot know about each other.
+    const units = unit || isEncodedFormat(to) || v.jobs === undefined ? undefined : bulkUnits(inputs, io.cwd);
     if (units) {
       await store?.close();
       return runBulk({ io, units, jobs, summary: v.summary!, strict: v.strict!, quiet: v.quiet! });

@@ -76,7 +76,7 @@ type Blob = { parent: Container; key: string | number; path: string; size: numbe
  * place would break the shape, so they lose only string leaves (a diff, a long command), and
  * only once the open keys have nothing left to give.
  */
-const TYPED = new Set(['files', 'command', 'search', 'plan', 'approval']);
+const TYPED = new Set(['files', 'command', 'search', 'plan', 'approval', 'read']);
 
 const pointer = (path: string, k: string | number) => `${path}/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 

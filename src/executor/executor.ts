@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type {
-  Diagnostic, FileMutationRecord, NormalizedToolPart, ToolError, ToolEvent, ToolInvocationRecord, ToolInvocationStatus, ToolMetadata, ValidationResult,
+  Diagnostic, FileChange, FileMutationRecord, NormalizedToolPart, ToolError, ToolEvent, ToolInvocationRecord, ToolInvocationStatus, ToolMetadata, ValidationResult,
 } from '../contract/index.js';
 import { usableTitle } from '../present/titles.js';
 import type { ToolOutputCompressor } from '../compress/types.js';
@@ -26,7 +26,7 @@ import { SessionRecorder } from './recorder.js';
 import type { ToolRegistry } from './registry.js';
 import { VALID } from './schema.js';
 import { isInside, realPrefix } from './tool-path.js';
-import { executionResult, type ExecutionResult, type SessionView, type Tool, type ToolContext, type ToolResult } from './types.js';
+import { executionResult, isFileAffecting, type ExecutionResult, type FileAffectingTool, type SessionView, type Tool, type ToolContext, type ToolResult } from './types.js';
 
 export interface ToolExecutorOptions {
   registry: ToolRegistry;
@@ -186,7 +186,7 @@ export class ToolExecutor {
     } catch {
       // A title is cosmetic; the call is still recorded under the fallback.
     }
-    const started = call.event('tool.started', { name: tool.name, kind: tool.kind, title, input: recordedInput, metadata: withCommand(metadata, tool, params) });
+    const started = call.event('tool.started', { name: tool.name, kind: tool.kind, title, input: recordedInput, metadata: withPlannedChanges(withCommand(metadata, tool, params), tool, params, view) });
     const assessed = call.event('tool.policy.assessed', { assessment: assessment.record });
     if (assessment.record.decision === 'deny') {
       await this.recordOrThrow(call, [started, assessed, call.event('tool.failed', {
@@ -361,4 +361,16 @@ function withCommand(metadata: ToolMetadata, tool: Tool, params: unknown): ToolM
   const value = select(params, parsePointer(pointer))[0]?.value;
   if (typeof value !== 'string' || value.trim() === '') return metadata;
   return { ...metadata, command: { command: value, ...(metadata.cwd ? { cwd: metadata.cwd } : {}) } };
+}
+
+/** `metadata.files` a file tool says it means to change, from its input (see plannedChanges). */
+function withPlannedChanges(metadata: ToolMetadata, tool: Tool, params: unknown, view: Parameters<FileAffectingTool['affectedPaths']>[1]): ToolMetadata {
+  if (!isFileAffecting(tool) || !tool.plannedChanges) return metadata;
+  let files: FileChange[];
+  try {
+    files = tool.plannedChanges(params, view);
+  } catch {
+    return metadata; // cosmetic, like a title: the call is still recorded without it
+  }
+  return files.length ? { ...metadata, files } : metadata;
 }

@@ -1,7 +1,7 @@
 // The tool contract (core-tools spec: Tool, FileAffectingTool, ToolResult). Tools are plain
 // objects: the registry holds instances, the executor never creates one, and a renamed copy
 // (`{...tool, name}`) is an ordinary tool, which is how the "gates ignore names" test is built.
-import type { CompleteToolPart, Diagnostic, ErrorToolPart, FileMutationRecord, NormalizedToolPart, ParamRole, Tier, ToolError, ToolInvocationRecord, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
+import type { CompleteToolPart, Diagnostic, ErrorToolPart, FileChange, FileMutationRecord, NormalizedToolPart, ParamRole, Tier, ToolError, ToolInvocationRecord, ToolKind, ToolMetadata, ValidationResult } from '../contract/index.js';
 import type { StoredEvent } from '../store/types.js';
 import type { ToolOutput } from '../present/output.js';
 import type { SessionPolicy } from './policy.js';
@@ -106,6 +106,11 @@ export interface Tool<I = any> {
 export interface FileAffectingTool<I = any> extends Tool<I> {
   /** Paths the call may create, change or delete; relative ones are resolved with ToolPath. */
   affectedPaths(input: I, ctx: PathView): readonly string[];
+  /**
+   * What the call means to change, known from its input before it runs (`metadata.files` of its
+   * start, so a denied or failed call still shows it); the result's own entry for a path refines it.
+   */
+  plannedChanges?(input: I, ctx: PathView): FileChange[];
 }
 
 export function isFileAffecting(tool: Tool): tool is FileAffectingTool {

@@ -13,11 +13,14 @@ const STATUS: Record<string, PlanEntryStatus> = {
 const PRIORITY: Record<string, PlanEntryPriority> = { high: 'high', medium: 'medium', low: 'low' };
 
 /** The contract's status for a provider's word, or undefined when the table does not know it. */
+// Own keys only: a provider's word is data, and `constructor` or `__proto__` must not find the prototype's.
+const lookup = <T>(table: Record<string, T>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
 export const planStatus = (word: unknown): PlanEntryStatus | undefined =>
-  typeof word === 'string' ? STATUS[word.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()] : undefined;
+  typeof word === 'string' ? lookup(STATUS, word.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()) : undefined;
 
 export const planPriority = (word: unknown): PlanEntryPriority | undefined =>
-  typeof word === 'string' ? PRIORITY[word.toLowerCase()] : undefined;
+  typeof word === 'string' ? lookup(PRIORITY, word.toLowerCase()) : undefined;
 
 export interface PlanEntryInput { content: unknown; status?: unknown; priority?: unknown; id?: unknown; activeForm?: unknown }
 

@@ -240,7 +240,9 @@ function rowOf(p) {
   row.appendChild(dur);
   var err = el('span', 'tn-err');
   var ap = approvalOf(ui);
-  if (ap) err.appendChild(el('span', 'tn-badge tn-approval-' + ap.state, APPROVAL_WORDS[ap.state]));
+  // In the row only while it matters to the person: waiting, or never answered. An approved call
+  // is a success and a denied one already reads as its denied error; the details say both.
+  if (ap && (ap.state === 'pending' || ap.state === 'expired')) err.appendChild(el('span', 'tn-badge tn-approval-' + ap.state, APPROVAL_WORDS[ap.state]));
   if (p.v.error) {
     if (p.v.error.code) err.appendChild(el('b', '', p.v.error.code));
     err.appendChild(document.createTextNode((p.v.error.code ? ' ' : '') + firstLine(p.v.error.message)));

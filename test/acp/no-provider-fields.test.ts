@@ -1,5 +1,5 @@
 // No output encoder reads the provider's input: diffs, locations, plans, commands and approvals
-// come from the typed metadata the adapters fill (docs/outputs.md#substance). This greps the
+// come from the typed metadata the adapters fill (docs/outputs.md#substance-what-every-output-reads). This greps the
 // output sources for provider field names, and for generic keys read off an input, with a control
 // showing the same grep catches each pattern in text fed to it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -85,6 +85,7 @@ const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 describe.skipIf(!files.length)('AI SDK 6 on every corpus recording', () => {
   let totalParts = 0;
   let denials = 0;
+  let granted = 0;
   let titled = 0;
 
   it.each(files)('%s: parts, chunks and the read-back stream', async (rel) => {
@@ -128,6 +129,12 @@ describe.skipIf(!files.length)('AI SDK 6 on every corpus recording', () => {
         denials++;
         expect(got).toEqual(asError(part));
         expect((got.callProviderMetadata as { toolnorm: { error: { code: string } } }).toolnorm.error.code).toBe('denied');
+      } else if ((part.approval as { approved?: boolean } | undefined)?.approved === true) {
+        // Nor for a granted answer: the version 6 stream rebuilds the outcome without it, and
+        // the rest is the part exactly (version 7 below carries the answer too).
+        granted++;
+        const { approval: _approval, ...rest } = part;
+        expect(got).toEqual(rest);
       } else {
         expect(got).toEqual(part);
       }
@@ -141,7 +148,8 @@ describe.skipIf(!files.length)('AI SDK 6 on every corpus recording', () => {
     const events = await normalizeTo('events', corpusPath(rel));
     const v7 = encodeEvents(events, aiSdkStreamEncoder({ version: 7 })) as { type: string }[];
     const answers = v7.filter((c) => c.type === 'tool-approval-response');
-    expect(answers.length).toBe(parts.filter((p) => p.state === 'output-denied').length);
+    // One answer per answered approval: each denial, and each granted one.
+    expect(answers.length).toBe(parts.filter((p) => p.state === 'output-denied' || (p.approval as { approved?: boolean } | undefined)?.approved === true).length);
     for (const chunk of answers) {
       const r = await safeValidateTypes({ value: chunk, schema: uiMessageChunkSchema });
       // ai 6's chunk schema refuses the answer chunk: why version 6 is the default.
@@ -158,6 +166,7 @@ describe.skipIf(!files.length)('AI SDK 6 on every corpus recording', () => {
   it('covered the corpus, denials and titles included', () => {
     expect(totalParts).toBeGreaterThanOrEqual(390);
     expect(denials).toBeGreaterThan(0);
+    expect(granted).toBeGreaterThan(0);
     expect(titled).toBeGreaterThan(totalParts / 2);
   });
 });

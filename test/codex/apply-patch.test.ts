@@ -93,7 +93,7 @@ describe('apply_patch grammar', () => {
   it('several files: add, delete, update with two chunks, and a move; relative paths against the cwd', () => {
     const patch = [
       '*** Begin Patch',
-      '*** Add File: docs/new.md',
+      '*** Add File: guide/new.md',
       '+# Title',
       '+',
       '+text',
@@ -117,7 +117,7 @@ describe('apply_patch grammar', () => {
     const { files, problem } = applyPatchFiles(patch, '/repo');
     expect(problem).toBeUndefined();
     expect(files).toEqual([
-      { path: '/repo/docs/new.md', operation: 'create', oldText: null, newText: '# Title\n\ntext\n', diff: '--- /dev/null\n+++ /repo/docs/new.md\n@@ -0,0 +1,3 @@\n+# Title\n+\n+text\n', stats: { added: 3, removed: 0 } },
+      { path: '/repo/guide/new.md', operation: 'create', oldText: null, newText: '# Title\n\ntext\n', diff: '--- /dev/null\n+++ /repo/guide/new.md\n@@ -0,0 +1,3 @@\n+# Title\n+\n+text\n', stats: { added: 3, removed: 0 } },
       { path: '/repo/old.txt', operation: 'delete' },
       {
         path: '/repo/src/a.ts', operation: 'modify', stats: { added: 2, removed: 1 },

@@ -61,6 +61,9 @@ describe('plans', () => {
   it('every provider spelling of a status maps to the contract; an unknown one reads as pending', () => {
     expect(['pending', 'in_progress', 'inProgress', 'in-progress', 'completed', 'done', 'cancelled', 'canceled'].map(planStatus)).toEqual(['pending', 'in_progress', 'in_progress', 'in_progress', 'completed', 'completed', 'cancelled', 'cancelled']);
     expect(planStatus('weird')).toBeUndefined();
+    // A word that names a property of every object is still an unknown word (a fuzz case found it).
+    expect(['constructor', '__proto__', 'toString', 'hasOwnProperty'].map(planStatus)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(toolPlan([{ content: 'a', status: 'constructor', priority: 'valueOf' }])).toEqual({ entries: [{ content: 'a', status: 'pending' }] });
     expect(toolPlan([{ content: 'a', status: 'weird', priority: 'HIGH' }, { content: '  ' }, { content: 'b', status: 'done', id: 3 }], { explanation: 'why' })).toEqual({
       entries: [{ content: 'a', status: 'pending', priority: 'high' }, { content: 'b', status: 'completed', id: '3' }], explanation: 'why',
     });

@@ -68,6 +68,8 @@ export function fileEditTool(options: FileEditOptions = {}): FileAffectingTool<F
     },
     // An unusable path is denied by the PATH gate; there is then nothing to record.
     affectedPaths: (_input, ctx) => (ctx.paths['/path'] !== undefined ? [ctx.paths['/path']] : []),
+    // The replaced and the new snippet, from the start; the result adds the diff with the file's lines.
+    plannedChanges: (input, ctx) => (ctx.paths['/path'] !== undefined ? [{ path: ctx.paths['/path'], operation: 'modify', oldText: input.old, newText: input.new }] : []),
     async execute(input, ctx) {
       const path = ctx.path('/path');
       const shown = ctx.display('/path', input.path);

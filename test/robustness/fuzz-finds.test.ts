@@ -49,7 +49,7 @@ describe('ACP: a permission request for an empty toolCallId', () => {
     expect(r.summary.invalidEvents).toBe(0);
     expect(r.diagnostics.map((d) => d.code)).toContain('malformed_line');
     expect(r.diagnostics.map((d) => d.code)).not.toContain('invalid_event');
-    expect(r.parts.map((p) => [p.id, p.state, p.metadata?.approval?.state])).toEqual([['c3', 'complete', 'approved']]);
+    expect(r.parts.map((p) => [p.id, p.state, (p.metadata as { approval?: { state?: string } } | undefined)?.approval?.state])).toEqual([['c3', 'complete', 'approved']]);
   });
 });
 

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { detectAdapter } from '../src/adapters/registry.js';
 import { splitLines } from '../src/pipeline/collect.js';
-import { NormalizePipeline, type NormalizeOptions, type OutputFormat } from '../src/pipeline/normalize.js';
+import { NormalizePipeline, type NormalizeOptions } from '../src/outputs/pipeline.js';
+import type { OutputFormat } from '../src/pipeline/normalize.js';
 import { DeclarativeCompressor } from '../src/compress/index.js';
 
 export type OutputDefinition = 'ToolEvent' | 'NormalizedToolPart' | 'AcpSessionUpdateParams' | 'UiToolPart' | 'Diagnostic';

@@ -26,9 +26,9 @@ async function encoderOf(format: Format): Promise<StreamEncoderFactory | undefin
 }
 
 async function pass(format: Format, file: string, end?: number) {
-  const { readLines } = await compiled<typeof import('../src/pipeline/lines.js')>('src/pipeline/lines.js');
-  const { claudeAdapter } = await compiled<typeof import('../src/adapters/claude/index.js')>('src/adapters/claude/index.js');
-  const { NormalizePipeline } = await compiled<typeof import('../src/outputs/pipeline.js')>('src/outputs/pipeline.js');
+  // The package's own entry: dist/ bundles its modules, so only the entry points are files there.
+  const { readLines, adapterById, NormalizePipeline } = await compiled<typeof import('../src/index.js')>('src/index.js');
+  const claudeAdapter = adapterById('claude')!;
   const encoder = await encoderOf(format);
   const out = { records: 0, outBytes: 0, parts: 0 };
   const p = new NormalizePipeline(claudeAdapter, { to: format as OutputFormat, clock: () => 0, ...(encoder ? { encoder } : {}) }, {

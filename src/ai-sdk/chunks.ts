@@ -76,7 +76,10 @@ export class AiSdkChunkEncoder implements StreamEncoder {
       this.emit({ type: 'tool-approval-request', approvalId, toolCallId: part.id });
       c.asked = true;
     }
-    if (state !== 'pending' && this.options.version === 7 && !c.answered) {
+    // A denial whose reason comes only with the failure that follows it (the contract's order) is
+    // answered with the outcome, so the answer carries the reason the part's `approval` has.
+    const reasonLater = state === 'denied' && !final && !part.metadata?.approval?.reason && (part.state === 'started' || part.state === 'running');
+    if (state !== 'pending' && this.options.version === 7 && !c.answered && !reasonLater) {
       this.emit({ type: 'tool-approval-response', approvalId, approved: state === 'approved', ...(state === 'denied' ? denialReason(part) : part.metadata?.approval?.reason ? { reason: part.metadata.approval.reason } : {}) });
       c.answered = true;
     }

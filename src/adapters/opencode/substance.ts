@@ -206,12 +206,18 @@ function absolutes(lines: string[], cwd: string | undefined): string[] {
   return out;
 }
 
-const glob: Row = (i, view, ctx) => {
+/** What glob and grep both say before they run: the pattern, and where (absolute when it can be). */
+function patternSearch(i: Obj, ctx: Ctx): { search: NonNullable<Substance['search']>; where: string | undefined } {
   const search: NonNullable<Substance['search']> = {};
   const pattern = str(i.pattern);
   if (pattern) search.pattern = pattern;
   const where = searchWhere(i, ctx);
   if (where) search.path = where;
+  return { search, where };
+}
+
+const glob: Row = (i, view, ctx) => {
+  const { search, where } = patternSearch(i, ctx);
   if (ctx.ended && view.status === 'completed') {
     // glob prints one path per line (absolute in 1.18.33), newest first.
     const paths = capped(absolutes(resultLines(view.output), where));
@@ -223,11 +229,7 @@ const glob: Row = (i, view, ctx) => {
 };
 
 const grep: Row = (i, view, ctx) => {
-  const search: NonNullable<Substance['search']> = {};
-  const pattern = str(i.pattern);
-  if (pattern) search.pattern = pattern;
-  const where = searchWhere(i, ctx);
-  if (where) search.path = where;
+  const { search, where } = patternSearch(i, ctx);
   if (ctx.ended && view.status === 'completed') {
     // grep prints `Found N matches`, then each file as `PATH:` followed by `  Line n: text` lines.
     const files = resultLines(view.output).filter((l) => !/^\s/.test(l) && l.endsWith(':')).map((l) => l.slice(0, -1));

@@ -51,6 +51,31 @@ const isTextItem = (c: unknown) => obj(c)?.type === 'content' && obj(obj(c)?.con
 
 const ROOT_FIELDS = ['title', 'name', 'kind', 'status', 'content', 'locations', 'rawInput', 'rawOutput'];
 
+/** The maps a reader of terminal frames keeps: who owns a terminal, and output that came before its call named it. */
+interface TerminalMaps {
+  owners: { set(key: string, call: string): unknown };
+  early: { get(key: string): TerminalState | undefined; delete(key: string): unknown };
+}
+
+/**
+ * A frame's `terminal` content items name terminals: each becomes this call's, and output its
+ * terminal sent before (v2 `terminal_update` can come first) is put in front of what the call has.
+ */
+export function adoptTerminals(merged: MergedCall, content: unknown, callKey: string, terminalKey: (terminalId: string) => string, maps: TerminalMaps): MergedCall {
+  for (const c of Array.isArray(content) ? content : []) {
+    const terminalId = obj(c)?.type === 'terminal' ? obj(c)?.terminalId : undefined;
+    if (typeof terminalId !== 'string') continue;
+    const tkey = terminalKey(terminalId);
+    maps.owners.set(tkey, callKey);
+    const t = maps.early.get(tkey);
+    if (t) {
+      maps.early.delete(tkey);
+      merged = { ...merged, terminal: { ...t, data: (merged.terminal?.data ?? '') + t.data } };
+    }
+  }
+  return merged;
+}
+
 export function mergeFrame(prev: MergedCall | undefined, sessionId: string, update: Obj, options: MergeOptions = {}): MergedCall {
   const fields: Obj = { ...(prev?.fields ?? {}) };
   // In a v1 ToolCallUpdate `null` means "unchanged" for the typed fields; rawInput/rawOutput are any
@@ -336,18 +361,7 @@ export function decodeFrames(frames: readonly unknown[]): Decoded {
     if (!prev && u.sessionUpdate === 'tool_call_update' && version !== 2) {
       diagnostics.push({ severity: 'warning', code: 'unknown_part', message: `tool_call_update for ${String(u.toolCallId)} before its tool_call; decoded from the update alone`, source: { provider: 'acp' }, partId: String(u.toolCallId) });
     }
-    let merged = mergeFrame(prev, p.sessionId, u, { v2: version === 2 });
-    for (const c of Array.isArray(u.content) ? u.content : []) {
-      const terminalId = obj(c)?.type === 'terminal' ? obj(c)?.terminalId : undefined;
-      if (typeof terminalId !== 'string') continue;
-      const tkey = keyOf(p.sessionId, terminalId);
-      terminalOwner.set(tkey, key);
-      const t = early.get(tkey);
-      if (t) {
-        early.delete(tkey);
-        merged = { ...merged, terminal: { ...t, data: (merged.terminal?.data ?? '') + t.data } };
-      }
-    }
+    const merged = adoptTerminals(mergeFrame(prev, p.sessionId, u, { v2: version === 2 }), u.content, key, (id) => keyOf(p.sessionId, id), { owners: terminalOwner, early });
     calls.set(key, merged);
   });
   const sessions = new Map<string, NormalizedToolPart[]>();

@@ -5,7 +5,7 @@ import { issuesOfNormalizedToolPart, type NormalizedToolPart, type ToolApproval,
 import type { AdapterDefinition, InputPosition } from '../types.js';
 import { EventEmitterFor, parseObjectLine } from '../shared/emit.js';
 import { BoundedMap, BoundedSet } from '../../collections/bounded.js';
-import { appendContent, applyTerminalUpdate, isToolUpdate, mergeFrame, partOf, updateParamsOf, versionOf, type MergedCall } from '../../acp/decode.js';
+import { adoptTerminals, appendContent, applyTerminalUpdate, isToolUpdate, mergeFrame, partOf, updateParamsOf, versionOf, type MergedCall } from '../../acp/decode.js';
 import { ms, nonEmpty, obj, type Obj } from '../../fields.js';
 import { timeField } from '../shared/time.js';
 import type { TerminalState } from './extensions.js';
@@ -203,22 +203,12 @@ export const acpAdapter: AdapterDefinition = {
         out.diagnostic('late_result', `line ${pos.line}: ${String(update.sessionUpdate)} for ${callId} arrived after the call was forgotten while still open (more than ${ACP_CALLS_KEPT} newer calls); it is reported here and not applied`, pos, { partId: callId });
         return;
       }
-      let merged = mergeFrame(prev?.merged, prev?.merged.sessionId ?? sessionId, update, { v2: v2() });
+      const first = mergeFrame(prev?.merged, prev?.merged.sessionId ?? sessionId, update, { v2: v2() });
       // v2 has no `tool_call`: a first `tool_call_update` is the announcement (an upsert).
       if (!prev && update.sessionUpdate === 'tool_call_update' && !v2()) {
         out.diagnostic('unknown_part', `line ${pos.line}: tool_call_update for ${callId} before its tool_call; the part is started from the update`, pos, { partId: callId });
       }
-      for (const c of Array.isArray(update.content) ? update.content : []) {
-        const terminalId = obj(c)?.type === 'terminal' ? obj(c)?.terminalId : undefined;
-        if (typeof terminalId !== 'string') continue;
-        const tkey = callKey(merged.sessionId, terminalId);
-        terminalOwner.set(tkey, key);
-        const early = pendingTerminal.get(tkey);
-        if (early) {
-          pendingTerminal.delete(tkey);
-          merged = { ...merged, terminal: { ...early, data: (merged.terminal?.data ?? '') + early.data } };
-        }
-      }
+      const merged = adoptTerminals(first, update.content, key, (id) => callKey(first.sessionId, id), { owners: terminalOwner, early: pendingTerminal });
       commit(key, prev, merged, pos, extraMeta, callId);
     };
 

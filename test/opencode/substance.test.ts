@@ -76,6 +76,11 @@ describe('apply_patch and patch', () => {
     ]);
   });
 
+  it('a recorded file type that names a property of every object (`constructor`) is no operation: the file is a modify (a fuzz case found it)', () => {
+    const p = one('apply_patch', completed({ patchText }, 'Success.', { metadata: { files: [{ filePath: `${CWD}/a.md`, relativePath: 'a.md', type: 'constructor' }] } }));
+    expect(p.metadata?.files?.map((f) => [f.operation, f.path])).toEqual([['modify', `${CWD}/a.md`]]);
+  });
+
   it('before it completes (no metadata.files), the shared patch parser gives the files, operations and diffs, in patch order; a patch it cannot read still names its files', () => {
     const r = run(inSession(partUpdated(toolPart('prt_1', 'apply_patch', running({ patchText })))));
     const files = r.parts[0]!.metadata!.files!;

@@ -151,7 +151,7 @@ const patch: Row = (i, view, ctx) => {
   if (recorded.length) {
     return files(...recorded.map((f) => {
       const path = str(f.filePath)!;
-      const operation = PATCH_OPS[String(f.type)] ?? 'modify';
+      const operation = (typeof f.type === 'string' && Object.hasOwn(PATCH_OPS, f.type) ? PATCH_OPS[f.type] : undefined) ?? 'modify';
       const diff = recordedDiff(f.patch) ?? (combined ? (recorded.length === 1 ? recordedDiff(combined) : sectionFor(combined, path, str(f.relativePath))) : undefined);
       const move = str(f.movePath);
       if (operation === 'rename' && move) return fileChange({ path: move, from: path, cwd: ctx.cwd, operation, ...(diff ? { diff } : {}) });

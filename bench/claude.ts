@@ -1,4 +1,4 @@
-// `npm run bench -- claude [--mb N] [--rounds N] [--sessions same|distinct] [--breakdown] [--cold]`: throughput
+// `npm run bench -- claude [--mb N] [--rounds N] [--input corpus|all-tools] [--sessions same|distinct] [--breakdown] [--cold]`: throughput
 // and memory of the Claude adapter on a large input. Builds ≥N MB (default 100) under bench/.data/
 // by concatenating every Claude corpus session with rewritten ids (tool-use ids, uuids and session
 // ids differ per copy, so nothing is de-duplicated away), then measures a JSON.parse loop over the
@@ -39,7 +39,19 @@ function sessionIdsOf(sessions: string[][]): Set<string> {
   return ids;
 }
 
-function corpusSessions(): string[][] {
+/**
+ * The tool-dense input of issue 34: the `streamjson-2.1.332-all-tools` capture alone (one call of
+ * every built-in tool, about 45 in 35 KB), repeated; with `distinct` every copy is a session of its own.
+ */
+const ALL_TOOLS = join(CORPUS, 'captured', 'streamjson-2.1.332-all-tools.jsonl');
+
+export type ClaudeSource = 'corpus' | 'all-tools';
+
+function corpusSessions(source: ClaudeSource = 'corpus'): string[][] {
+  if (source === 'all-tools') {
+    if (!existsSync(ALL_TOOLS)) throw new Error(`no ${ALL_TOOLS}; the all-tools input needs ../shared/corpus/claude/captured`);
+    return [readFileSync(ALL_TOOLS, 'utf8').split('\n').filter((l) => l.trim())];
+  }
   const out: string[][] = [];
   for (const sub of ['public', 'captured']) {
     const dir = join(CORPUS, sub);
@@ -52,26 +64,36 @@ function corpusSessions(): string[][] {
 }
 
 
-export async function build(file: string, targetBytes: number, distinctSessions: boolean): Promise<number> {
+export async function build(file: string, targetBytes: number, distinctSessions: boolean, source: ClaudeSource = 'corpus'): Promise<number> {
   if (existsSync(file) && statSync(file).size >= targetBytes) return statSync(file).size;
-  const sessions = corpusSessions();
+  const sessions = corpusSessions(source);
   if (sessions.length === 0) throw new Error(`no Claude corpus at ${CORPUS}; the benchmark needs ../shared/corpus/claude`);
   const keep = distinctSessions ? new Set<string>() : sessionIdsOf(sessions);
   return writeCopies(file, (k) => sessions.map((lines, f) => `${lines.map((l) => rewrite(l, k, f, keep)).join('\n')}\n`), (bytes) => bytes >= targetBytes);
 }
 
 /** The generated Claude input of `mb` MB (built once under bench/.data/); its path and size. */
-export async function claudeInput(mb: number, distinct = false): Promise<{ file: string; bytes: number }> {
-  const file = join(DATA, `claude-${mb}mb${distinct ? '-distinct-sessions' : ''}.jsonl`);
-  return { file, bytes: await build(file, mb * 1024 * 1024, distinct) };
+export async function claudeInput(mb: number, distinct = false, source: ClaudeSource = 'corpus'): Promise<{ file: string; bytes: number }> {
+  const file = join(DATA, `claude-${source === 'corpus' ? '' : `${source}-`}${mb}mb${distinct ? '-distinct-sessions' : ''}.jsonl`);
+  return { file, bytes: await build(file, mb * 1024 * 1024, distinct, source) };
+}
+
+/** `--input corpus|all-tools` (default corpus): which recordings the generated input repeats. */
+export function sourceArg(args: string[]): ClaudeSource {
+  const i = args.indexOf('--input');
+  const v = i >= 0 ? args[i + 1] : 'corpus';
+  if (v !== 'corpus' && v !== 'all-tools') throw new Error(`--input ${v}: expected corpus or all-tools`);
+  return v;
 }
 
 export async function run(args: string[]): Promise<void> {
   const mbArg = args.indexOf('--mb');
   const mb = mbArg >= 0 ? Number(args[mbArg + 1]) : 100;
   const sessionsArg = args.indexOf('--sessions');
-  const distinct = sessionsArg >= 0 && args[sessionsArg + 1] === 'distinct';
-  const { file, bytes: built } = await claudeInput(mb, distinct);
-  console.log(`input: ${(built / 1024 / 1024).toFixed(1)} MB of Claude Code sessions (corpus copies with rewritten tool ids and uuids; ${distinct ? 'a new session id per copy' : 'each recording one long session'}) → ${file.slice(file.indexOf('bench/'))}`);
+  const source = sourceArg(args);
+  // The all-tools input renames sessions per copy, as issue 34 measures it.
+  const distinct = source === 'all-tools' || (sessionsArg >= 0 && args[sessionsArg + 1] === 'distinct');
+  const { file, bytes: built } = await claudeInput(mb, distinct, source);
+  console.log(`input: ${(built / 1024 / 1024).toFixed(1)} MB of Claude Code sessions (${source === 'all-tools' ? 'the all-tools capture' : 'corpus'} copies with rewritten tool ids and uuids; ${distinct ? 'a new session id per copy' : 'each recording one long session'}) → ${file.slice(file.indexOf('bench/'))}`);
   await measureThroughput({ adapter: 'claude', file, args });
 }

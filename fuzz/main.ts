@@ -40,7 +40,7 @@ async function writeLines(file: string, lines: Iterable<Buffer>): Promise<number
 /** Runs the CLI on a file and checks its streams as they come. */
 function runCli(provider: FuzzProvider, file: string, to: FuzzOutput, inputLines: number): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'FUZZ-RSS-KB %M', process.execPath, CLI, 'normalize', '--from', provider, '--to', to, '--summary', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'FUZZ-RSS-KB %M', process.execPath, CLI, 'normalize', '--from', provider, '--to', to, '--summary', '--validate', 'all', file], { stdio: ['ignore', 'pipe', 'pipe'] });
     const check = new RunChecker(to);
     let rssKb = 0;
     let open = 2;

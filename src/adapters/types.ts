@@ -62,5 +62,14 @@ export interface AdapterDefinition {
    */
   sniff(sample: { lines: readonly string[]; file?: string }): number;
   create(sink: AdapterSink, options: AdapterOptions): Adapter;
+  /**
+   * The adapter's events already keep to the contract, so the streaming pipeline does not check
+   * each one again (it does with `validate: 'all'`, `--validate all`). toolnorm's own adapters set
+   * it: the golden, fuzz and property suites hold them to the contract (each runs with every event
+   * checked), and the `events` adapter checks every line it reads. An adapter without it (yours)
+   * crosses a trust boundary, and every event it emits is checked. What is printed is checked at
+   * the output's edge either way (docs/contract.md#where-the-contract-is-checked).
+   */
+  eventsChecked?: boolean;
 }
 

@@ -17,7 +17,7 @@ import { eventsEncoder, partsEncoder, type StreamEncoderFactory } from '../pipel
 import { NormalizePipeline as StreamPipeline, type EncodedFormat, type NormalizeOptions as CoreOptions, type OutputFormat, type PipelineSinks as CoreSinks } from '../pipeline/normalize.js';
 
 export type { AcpNotification } from '../acp/stream.js';
-export type { EncodedFormat, OutputFormat, Summary } from '../pipeline/normalize.js';
+export type { EncodedFormat, OutputFormat, Summary, ValidateMode } from '../pipeline/normalize.js';
 
 export const ENCODED_FORMATS: ReadonlySet<string> = new Set<EncodedFormat>(['ai-sdk', 'ai-sdk-stream', 'ag-ui', 'otel']);
 

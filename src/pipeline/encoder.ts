@@ -2,7 +2,7 @@
 // stream encoder over the pipeline's events and parts. The pipeline knows only this shape; the
 // encoders import it, never the reverse (test/pipeline/import-boundary.test.ts pins that), so the
 // ecosystem encoders live in their own modules and load only when chosen.
-import type { ContractIssue, Diagnostic, NormalizedToolPart, ToolEvent } from '../contract/index.js';
+import { issuesOfNormalizedToolPart, issuesOfToolEvent, type ContractIssue, type Diagnostic, type NormalizedToolPart, type ToolEvent } from '../contract/index.js';
 import type { PartRecord } from '../events/state.js';
 
 export interface StreamEncoderSinks {
@@ -39,17 +39,27 @@ export interface StreamEncoder {
 
 export type StreamEncoderFactory = (sinks: StreamEncoderSinks) => StreamEncoder;
 
-/** `--to parts`: each part once, final. */
-export const partsEncoder: StreamEncoderFactory = (sinks) => ({
-  final: (_s, part, unchanged) => { if (!unchanged) sinks.output(part); },
-  preview: (_s, part) => sinks.output(part),
-});
+/**
+ * `--to parts`: each part once, final, checked against the contract at the edge. The events of
+ * toolnorm's own adapters are not checked on the way in (AdapterDefinition.eventsChecked), so this
+ * check is what keeps a part broken by an adapter bug from reaching a client.
+ */
+export const partsEncoder: StreamEncoderFactory = (outer) => {
+  const sinks = checkedSinks(outer, issuesOfNormalizedToolPart, (r) => ({ label: `part ${(r as NormalizedToolPart).id}`, partId: (r as NormalizedToolPart).id }));
+  return {
+    final: (_s, part, unchanged) => { if (!unchanged) sinks.output(part); },
+    preview: (_s, part) => sinks.output(part),
+  };
+};
 
-/** `--to events`: every event as applied. */
-export const eventsEncoder: StreamEncoderFactory = (sinks) => ({
-  event: (e) => sinks.output(e),
-  final: () => {},
-});
+/** `--to events`: every event as applied, checked at the edge like the parts. */
+export const eventsEncoder: StreamEncoderFactory = (outer) => {
+  const sinks = checkedSinks(outer, issuesOfToolEvent, (r) => ({ label: `a ${(r as ToolEvent).type} event for ${(r as ToolEvent).partId}`, partId: (r as ToolEvent).partId }));
+  return {
+    event: (e) => sinks.output(e),
+    final: () => {},
+  };
+};
 
 /**
  * The contract check at the edge of a format whose records have a schema a client enforces (ACP

@@ -26,6 +26,7 @@ const RETIRED_WINDOW = 5_000;
 const EVICTED_WINDOW = 20_000;
 const QUEUE_COMPACT_AT = 256;
 const NON_BLANK = /\S/;
+const NO_ISSUES: readonly never[] = [];
 /**
  * Caps that keep memory flat whatever the input (docs/robustness.md): parts held at once (open, or
  * final and waiting out the grace window) and sessions held at once. Past a cap, the least recently
@@ -76,6 +77,13 @@ export type PipelineRecord<F extends OutputFormat> = F extends keyof PipelineRec
 /** The encoders of the pipeline's own formats. */
 const OWN_ENCODERS: Record<keyof PipelineRecords, StreamEncoderFactory> = { parts: partsEncoder, events: eventsEncoder };
 
+/**
+ * Which events the pipeline checks against the contract on the way in: `boundary` (the default)
+ * those that cross a trust boundary, i.e. from an adapter without `eventsChecked` (toolnorm's own
+ * adapters have it); `all` every event, whatever its adapter.
+ */
+export type ValidateMode = 'boundary' | 'all';
+
 export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends AdapterOptions, ReducerOptions {
   /** The output format: `parts` and `events` are the pipeline's own; any other needs `encoder`. */
   to?: F;
@@ -92,6 +100,8 @@ export interface NormalizeOptions<F extends OutputFormat = OutputFormat> extends
   compressor?: ToolOutputCompressor;
   /** The output: every record comes from this encoder (default: the encoder of `to`, parts or events). */
   encoder?: StreamEncoderFactory;
+  /** Which events are checked against the contract on the way in (default `boundary`; see ValidateMode). */
+  validate?: ValidateMode;
 }
 
 export interface Summary {
@@ -169,6 +179,9 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   private file: FileAccount | undefined;
   private readonly options: NormalizeOptions;
   private readonly sinks: PipelineSinks;
+  private readonly validateAll: boolean;
+  /** Whether the current adapter's events are checked on the way in (ValidateMode). */
+  private checkEvents: boolean;
 
   constructor(public definition: AdapterDefinition, options: NormalizeOptions<F>, sinks: PipelineSinks<F>) {
     // Inside, records are the encoder's, so the sink is untyped.
@@ -179,9 +192,13 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
     const to = options.to ?? 'parts';
     const factory = options.encoder ?? (Object.hasOwn(OWN_ENCODERS, to) ? OWN_ENCODERS[to as keyof PipelineRecords] : undefined);
     if (!factory) throw new Error(`--to ${to} needs its encoder (options.encoder; toolnorm's NormalizePipeline supplies those of acp and ui)`);
+    if (options.validate !== undefined && options.validate !== 'boundary' && options.validate !== 'all') throw new Error(`validate must be boundary or all, got ${String(options.validate)}`);
+    this.validateAll = options.validate === 'all';
     // One encoder is the whole output: there is no second path beside it.
+    // Every encoder checks what it prints at its edge (parts and events too: ./encoder.ts).
     this.encoder = factory({ output: (r) => this.sinks.output(r), diagnostic: (d) => this.onDiagnostic(d) });
     this.adapter = this.adapterFor(definition);
+    this.checkEvents = this.validateAll || definition.eventsChecked !== true;
   }
 
   /** Options for one format's adapter only (e.g. what OpenCode's neighbour files say); before it is made. */
@@ -213,6 +230,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   useAdapter(definition: AdapterDefinition): void {
     this.definition = definition;
     this.adapter = this.adapterFor(definition);
+    this.checkEvents = this.validateAll || definition.eventsChecked !== true;
   }
 
   /**
@@ -442,7 +460,7 @@ export class NormalizePipeline<F extends OutputFormat = OutputFormat> {
   }
 
   private onEvent(e: ToolEvent): void {
-    const issues = issuesOfToolEvent(e);
+    const issues = this.checkEvents ? issuesOfToolEvent(e) : NO_ISSUES;
     if (issues.length) {
       this.summary.invalidEvents++;
       this.onDiagnostic({

@@ -54,9 +54,20 @@ export class EventStoreSink implements StoreSink {
   private readonly streams = new Map<string, Stream>();
   readonly stats: StoreSinkStats = { appended: 0, alreadyStored: 0, sessions: 0 };
 
-  constructor(readonly store: EventStore, private readonly label: string) {}
+  /**
+   * `eventsChecked`: every event added was checked against the contract on its way in (the
+   * pipeline ran with `validate: 'all'`), so append need not check it again. By default the
+   * pipeline trusts toolnorm's own adapters and checks nothing on the way in, and the store is
+   * the boundary: append checks every event, so nothing unchecked is ever written (reads rely on it).
+   */
+  constructor(readonly store: EventStore, private readonly label: string, private readonly eventsChecked = false) {}
 
-  /** An event the normalize pipeline has checked against the contract (it hands over no other). */
+  /** A batch for append: marked as checked only when it was (see the constructor). */
+  private handOver(events: ToolEvent[]): ToolEvent[] {
+    return this.eventsChecked ? alreadyChecked(events) : events;
+  }
+
+  /** An event of the normalize pipeline (from its adapter, or checked by it: see eventsChecked). */
   add(e: ToolEvent): void {
     if (this.pendingCount === 0) this.oldestAt = Date.now();
     const list = this.pending.get(e.sessionId);
@@ -88,11 +99,11 @@ export class EventStoreSink implements StoreSink {
       // one lock and one commit instead of one per session); else one append each, in order.
       const many = this.store.appendMany?.bind(this.store);
       const results = many && batches.length > 1
-        ? await many(batches.map((b) => ({ sessionId: b.sessionId, events: alreadyChecked(b.events), expectedSeq: b.stream.head })))
+        ? await many(batches.map((b) => ({ sessionId: b.sessionId, events: this.handOver(b.events), expectedSeq: b.stream.head })))
         : [];
       for (let i = 0; i < batches.length; i++) {
         const { sessionId, events, stream } = batches[i]!;
-        const r = results[i] ?? (await this.store.append(sessionId, alreadyChecked(events), stream.head));
+        const r = results[i] ?? (await this.store.append(sessionId, this.handOver(events), stream.head));
         stream.head = r.lastSeq;
         stream.position += events.length;
         this.stats.appended += events.length;
@@ -144,11 +155,11 @@ export class EventStoreSink implements StoreSink {
   }
 }
 
-export async function openStoreSink(url: string, cwd?: string): Promise<StoreSink> {
+export async function openStoreSink(url: string, cwd?: string, options: { eventsChecked?: boolean } = {}): Promise<StoreSink> {
   const label = describeStoreUrl(url);
   if (parseStoreUrl(url).kind === 'memory') throw new StoreError(label, 'other', 'a memory: store is gone when normalize exits; use sqlite:PATH or postgres://…');
   try {
-    return new EventStoreSink(await openStore(url, { cwd }), label);
+    return new EventStoreSink(await openStore(url, { cwd }), label, options.eventsChecked === true);
   } catch (err) {
     throw storeError(label, err);
   }

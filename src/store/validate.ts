@@ -4,8 +4,10 @@ import { InvalidEventError } from './types.js';
 
 /**
  * Batches made by toolnorm's own `normalize --store` sink from events its pipeline has just
- * checked against the contract (an event that fails is dropped there, with a diagnostic). Checking
- * them again on append was a second full validation of every stored event. Only this module and
+ * checked against the contract (`--validate all`: an event that fails is dropped there, with a
+ * diagnostic). Checking them again on append was a second full validation of every stored event.
+ * Under the default `--validate boundary` the pipeline checks nothing of toolnorm's own adapters,
+ * and the sink hands its batches over unmarked, so append checks them. Only this module and
  * the sink can add to it (neither is a public entry point), and a batch is trusted as the very
  * array the sink handed over: any other array, even of the same events, is checked in full.
  */

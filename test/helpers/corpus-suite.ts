@@ -88,11 +88,14 @@ export function corpusSuite(spec: CorpusSuiteSpec): { available: boolean; record
     it.each(recordings)('%s: the streaming pipeline (--to parts) prints the same parts', (rel) => {
       const { text, r } = recording(rel);
       const out: unknown[] = [];
-      const p = new NormalizePipeline(spec.adapter, { to: 'parts' }, { output: (x) => out.push(x), diagnostic: () => {} });
+      const bugs: string[] = [];
+      // Every event checked: the pipeline trusts toolnorm's own adapters, and this suite holds them to the contract.
+      const p = new NormalizePipeline(spec.adapter, { to: 'parts', validate: 'all' }, { output: (x) => out.push(x), diagnostic: (d) => { if (d.code === 'invalid_event' || d.code === 'invalid_frame' || d.code === 'adapter_error') bugs.push(d.message); } });
       p.beginFile(nameOf(rel));
       for (const [i, l] of splitLines(text).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: nameOf(rel) });
       p.endFile(nameOf(rel));
       p.end();
+      expect(bugs).toEqual([]);
       // No clock, as collect has none: times only from the input. Printed as each part is final, so
       // in another order than collect's where calls overlap.
       expect(out.length).toBe(r.parts.length);

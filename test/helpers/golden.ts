@@ -10,16 +10,25 @@ import { REPO_ROOT } from './corpus.js';
 
 export const UPDATE_GOLDEN = process.env.UPDATE_GOLDEN === '1';
 
-/** The ACP messages the streaming pipeline prints for these inputs (no clock: times only from the input). */
+/** Diagnostics that mean toolnorm broke the contract itself, never the input. */
+const CONTRACT_BUGS = new Set(['invalid_event', 'invalid_frame', 'adapter_error']);
+
+/**
+ * The ACP messages the streaming pipeline prints for these inputs (no clock: times only from the
+ * input). Every event is checked (`validate: 'all'`): the streaming pipeline trusts toolnorm's own
+ * adapters, and this suite is one of those that hold them to the contract, so a broken event fails it.
+ */
 export function acpFramesOf(adapter: AdapterDefinition, inputs: readonly InputFile[], options: AdapterOptions = {}): unknown[] {
   const frames: unknown[] = [];
-  const p = new NormalizePipeline(adapter, { to: 'acp', ...options }, { output: (r) => frames.push(r), diagnostic: () => {} });
+  const bugs: string[] = [];
+  const p = new NormalizePipeline(adapter, { to: 'acp', ...options, validate: 'all' }, { output: (r) => frames.push(r), diagnostic: (d) => { if (CONTRACT_BUGS.has(d.code)) bugs.push(`${d.code}: ${d.message}`); } });
   for (const f of inputs) {
     p.beginFile(f.name);
     for (const [i, l] of splitLines(f.text).entries()) p.line(l.text, { line: i + 1, offset: l.offset, file: f.name });
     p.endFile(f.name);
   }
   p.end();
+  if (bugs.length) throw new Error(`the ${adapter.id} adapter broke the contract on ${inputs.map((f) => f.name).join(', ')}:\n${bugs.slice(0, 5).join('\n')}`);
   return frames;
 }
 

@@ -17,7 +17,7 @@ const RUNS = 10_000;
 
 function runCase(provider: string, lines: Buffer[], to: FuzzOutput): string[] {
   const check = new RunChecker(to);
-  const p = new NormalizePipeline(adapterById(provider)!, { to, clock: () => 0 }, { output: (r) => { check.outputLines++; check.outputRecord(r); }, diagnostic: (d) => check.diagnostic(d) });
+  const p = new NormalizePipeline(adapterById(provider)!, { to, clock: () => 0, validate: 'all' }, { output: (r) => { check.outputLines++; check.outputRecord(r); }, diagnostic: (d) => check.diagnostic(d) });
   p.beginFile('fuzz.jsonl');
   let offset = 0;
   lines.forEach((b, i) => {

@@ -69,6 +69,7 @@ export const acpAdapter: AdapterDefinition = {
   id: 'acp',
   provider: 'acp',
   description: 'ACP v1 and v2 session/update notifications (JSON-RPC lines or bare params)',
+  eventsChecked: true,
   sniff: sniffAcp,
   create(sink, options) {
     const out = new EventEmitterFor(sink, 'acp');

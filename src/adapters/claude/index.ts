@@ -9,6 +9,7 @@ export const claudeAdapter: AdapterDefinition = {
   id: 'claude',
   provider: 'claude',
   description: 'Claude Code stream-json / Agent SDK messages and on-disk transcripts (with subagent files)',
+  eventsChecked: true,
   sniff: sniffClaude,
   create: (sink, options) => new ClaudeReader(sink, options),
 };

@@ -22,6 +22,7 @@ export const codexAdapter: AdapterDefinition = {
   id: 'codex',
   provider: 'codex',
   description: 'Codex: `codex exec --json` JSONL, app-server v2 JSON-RPC (bare or {dir,msg}-wrapped) and session rollouts',
+  eventsChecked: true,
   sniff: ({ lines }) => sniffLines(lines),
   create(sink, options) {
     const out = new EventEmitterFor(sink, 'codex');

@@ -8,6 +8,7 @@ export const eventsAdapter: AdapterDefinition = {
   id: 'events',
   provider: 'executor',
   description: 'toolnorm ToolEvent NDJSON',
+  eventsChecked: true,
   sniff: ({ lines }) => {
     const first = lines[0];
     if (!first) return 0;

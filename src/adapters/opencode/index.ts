@@ -10,6 +10,7 @@ export const opencodeAdapter: AdapterDefinition = {
   id: 'opencode',
   provider: 'opencode',
   description: 'OpenCode: /event and /global/event SSE, run --format json, export JSON, messages API',
+  eventsChecked: true,
   sniff: sniffOpenCode,
   create(sink, options) {
     const reader = new OpenCodeReader(new EventEmitterFor(sink, 'opencode'), options);

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { ADAPTERS, ADAPTER_IDS, adapterById } from '../../adapters/registry.js';
 import type { AdapterDefinition } from '../../adapters/types.js';
-import { NormalizePipeline, type OutputFormat } from '../../outputs/pipeline.js';
+import { NormalizePipeline, type OutputFormat, type ValidateMode } from '../../outputs/pipeline.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../pipeline/lines.js';
 import { outputFailure, safeWrite } from '../output-errors.js';
 import { resolveInputs, type Input } from '../inputs.js';
@@ -64,6 +64,10 @@ ${ENCODER_USAGE}
                       input order and the same for every N. Without --jobs every file goes
                       through one stream, where files of one session in several places meet. stdin, pipes and the encoded formats (${ENCODED_FORMAT_NAMES.join(', ')})
                       are read as one stream
+  --validate boundary|all   check events against the contract where they cross a trust boundary
+                      (default boundary: --from events lines and adapters not toolnorm's own),
+                      or every event (all: toolnorm's own adapters too; about 10% slower). What
+                      is printed is checked at the output's edge either way
   --quiet             print only errors on stderr: no diagnostics (they are still counted, and
                       --summary still prints), no progress bar, no demo note
 
@@ -121,6 +125,7 @@ export const normalizeCommand: Command = {
         'acp-version': { type: 'string', default: '1' },
         store: { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        validate: { type: 'string', default: 'boundary' },
         jobs: { type: 'string' },
         'max-line-bytes': { type: 'string' },
         ...ENCODER_OPTIONS,
@@ -132,6 +137,7 @@ export const normalizeCommand: Command = {
     if (v.clock !== 'none' && v.clock !== 'zero' && v.clock !== 'wall') throw new UsageError('--clock must be none, zero or wall');
     if (v.output !== 'full' && v.output !== 'compressed') throw new UsageError('--output must be full or compressed');
     if (v['ui-states'] !== 'legacy' && v['ui-states'] !== 'canonical') throw new UsageError('--ui-states must be legacy or canonical');
+    if (v.validate !== 'boundary' && v.validate !== 'all') throw new UsageError(`--validate must be boundary or all, got "${v.validate}"`);
     const acpVersion = acpVersionOption(v['acp-version']);
     const jobs = jobsOption(v.jobs);
     // Set when this run is one unit of a bulk run (bulk.ts): its files, its summary, its store turn.
@@ -166,7 +172,7 @@ export const normalizeCommand: Command = {
       try {
         // Loaded only when asked for, like the compressor below: a plain run does not pay for them.
         const { openStoreSink } = await import('../../store/sink.js');
-        store = await openStoreSink(v.store, io.cwd);
+        store = await openStoreSink(v.store, io.cwd, { eventsChecked: v.validate === 'all' });
         if (unit?.store) store = unit.store(store);
       } catch (e) {
         io.stderr.write(`toolnorm normalize: cannot open ${(e as Error).message}\n`);
@@ -205,6 +211,7 @@ export const normalizeCommand: Command = {
       uiStates: v['ui-states'] as 'legacy' | 'canonical',
       acpTerminal: v['acp-terminal'],
       acpVersion,
+      validate: v.validate as ValidateMode,
       ...(compressor ? { compressor } : {}),
       ...(encoder ? { encoder } : {}),
     }, {

@@ -50,11 +50,23 @@ export function watchInterrupts(exit: (code: number) => void = (code) => process
   };
 }
 
-/** Resolves when `signal` aborts (never, without one): to race a wait against an interrupt. */
+/**
+ * Resolves when `signal` aborts (never, without one): to race a wait against an interrupt.
+ * One promise per signal: each input of a run (a LineSource per file) waits on the same signal,
+ * and a listener per file made Node warn (MaxListenersExceededWarning) on a folder of more than ten.
+ */
+const abortPromises = new WeakMap<AbortSignal, Promise<void>>();
+const NEVER = new Promise<void>(() => {});
+
 export function aborted(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (!signal) return;
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  if (!signal) return NEVER;
+  let p = abortPromises.get(signal);
+  if (!p) {
+    p = new Promise((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    abortPromises.set(signal, p);
+  }
+  return p;
 }

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { SqliteEventStore } from '../../src/store/sqlite.js';
 import { EventStoreSink } from '../../src/store/sink.js';
+import { LiveNormalizer } from '../../src/pipeline/live.js';
 
 /** A real recording shipped in the repo (the demo): a capture of Claude Code 2.1.332 using every built-in tool. */
 const DEMO = join(REPO_ROOT, 'fixtures/demo/claude-streamjson-all-tools.jsonl');
@@ -138,5 +139,17 @@ describe('the store is a boundary when the pipeline checked nothing', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('events a library pushes', () => {
+  it('are checked by the events adapter: a broken one is reported where it came in and makes no part', () => {
+    const live = new LiveNormalizer({ from: 'events' });
+    const source = { provider: 'executor' as const };
+    const ok = live.push({ type: 'tool.started', sessionId: 's', partId: 'a', at: 1, source, name: 'Bash', kind: 'bash', title: 'Running ls', input: {} });
+    expect(ok.map((u) => u.type)).toEqual(['part']);
+    const bad = live.push({ type: 'tool.started', sessionId: 's', partId: 'b', at: 1, source, name: 'Bash', kind: 'bogus', title: 'Running ls', input: {} });
+    expect(bad).toEqual([expect.objectContaining({ type: 'diagnostic', diagnostic: expect.objectContaining({ code: 'malformed_line', message: expect.stringMatching(/not a valid ToolEvent: \/kind/) }) })]);
+    expect(live.liveParts()).toBe(1);
   });
 });

@@ -49,7 +49,7 @@ function rewrite(line: string, f: number, k: number, sessions: ReadonlySet<strin
 }
 
 /** The folder, its files in the order `normalize DIR` reads them, and the bytes in all. */
-function buildFolder(files: number, mb: number): { dir: string; paths: string[]; bytes: number } {
+export function buildFolder(files: number, mb: number): { dir: string; paths: string[]; bytes: number } {
   const dir = join(DATA, `bulk-${files}x${mb}mb`);
   const names = Array.from({ length: files }, (_, f) => `session-${String(f).padStart(4, '0')}.jsonl`);
   const paths = names.map((n) => join(dir, n));

@@ -170,13 +170,17 @@ export class AcpEncoder {
     if (!sameJson(prev.rawInput, v.rawInput)) { update.rawInput = v.rawInput; changed = true; }
     const meta: AcpToolnormMeta = {};
     for (const k of META_KEYS) {
-      if (v.meta[k] === undefined || sameJson(prev.meta[k], v.meta[k])) continue;
+      const before = prev.meta[k];
+      const next = v.meta[k];
+      if (next === undefined || next === before) continue;
       if (k === 'timing' || k === 'metadata') {
-        // Only the changed sub-keys; decoding merges them into the previous value.
-        const patch = metaPatch(prev.meta[k], v.meta[k]);
+        // Only the changed sub-keys; decoding merges them into the previous value. The patch
+        // compares the values key by key, which is most of what sameJson would walk again.
+        const patch = metaPatch(before, next);
+        if ((before !== undefined && patch ? patchVerdict(patch) : undefined) ?? sameJson(before, next)) continue;
         if (patch) (meta as Record<string, unknown>)[k] = patch;
-        else { (meta as Record<string, unknown>)[k] = v.meta[k]; (meta.replaced ??= []).push(k); }
-      } else (meta as Record<string, unknown>)[k] = v.meta[k];
+        else { (meta as Record<string, unknown>)[k] = next; (meta.replaced ??= []).push(k); }
+      } else if (!sameJson(before, next)) (meta as Record<string, unknown>)[k] = next;
     }
     if (v.rawOutput !== undefined && !sameJson(prev.rawOutput, v.rawOutput)) { this.rawOutputOn(update, meta, v); changed = true; }
     this.errorOn(meta, v);
@@ -258,6 +262,21 @@ export class AcpEncoder {
 function statusOf(part: NormalizedToolPart): AcpToolCall['status'] {
   if ((part.state === 'started' || part.state === 'running') && part.metadata?.approval?.state === 'pending') return 'pending';
   return ACP_STATUS_OF[part.state];
+}
+
+/**
+ * What a patch of a previous value (see metaPatch) proves about the value's JSON: the same when
+ * empty (same keys in the same order, each value the same JSON), changed when it has a key JSON
+ * writes (one the previous value did not write the same), else nothing (undefined: sameJson decides).
+ */
+function patchVerdict(patch: Record<string, unknown>): boolean | undefined {
+  let same = true;
+  for (const k in patch) {
+    const x = patch[k];
+    if (x === undefined || typeof x === 'function' || typeof x === 'symbol') return undefined;
+    same = false;
+  }
+  return same;
 }
 
 function cwdOf(part: NormalizedToolPart): string | undefined {

@@ -56,7 +56,6 @@ interface Sent {
   snapshotAt?: number;
 }
 
-const META_KEYS = ['toolName', 'kind', 'state', 'title', 'output', 'error', 'timing', 'metadata'] as const;
 
 export class AcpEncoder {
   /**
@@ -161,23 +160,27 @@ export class AcpEncoder {
   private delta(sessionId: string, id: string, prev: View, v: View): AcpFrame | undefined {
     const update: AcpToolCallUpdate = { sessionUpdate: 'tool_call_update', toolCallId: id };
     let changed = false;
-    for (const f of ['title', 'name', 'kind', 'status'] as const) {
-      if (prev[f] !== v[f]) { (update as unknown as Record<string, unknown>)[f] = v[f]; changed = true; }
-    }
+    // Fields named one by one, not looped over by key: a load by a variable key from views and
+    // metas of several shapes is a slow (megamorphic) lookup, and this runs on every change.
+    if (prev.title !== v.title) { update.title = v.title; changed = true; }
+    if (prev.name !== v.name) { update.name = v.name; changed = true; }
+    if (prev.kind !== v.kind) { update.kind = v.kind; changed = true; }
+    if (prev.status !== v.status) { update.status = v.status; changed = true; }
     // ACP replaces content and locations wholesale, so a changed list is resent whole.
     if (!sameJson(prev.content, v.content)) { update.content = v.content ?? []; changed = true; }
     if (!sameJson(prev.locations, v.locations)) { update.locations = v.locations ?? []; changed = true; }
     if (!sameJson(prev.rawInput, v.rawInput)) { update.rawInput = v.rawInput; changed = true; }
+    // In the order of the keys of `_meta.toolnorm` (the view's meta has no title and no output:
+    // the title is the root one, the output is `rawOutput`).
     const meta: AcpToolnormMeta = {};
-    for (const k of META_KEYS) {
-      if (v.meta[k] === undefined || sameJson(prev.meta[k], v.meta[k])) continue;
-      if (k === 'timing' || k === 'metadata') {
-        // Only the changed sub-keys; decoding merges them into the previous value.
-        const patch = metaPatch(prev.meta[k], v.meta[k]);
-        if (patch) (meta as Record<string, unknown>)[k] = patch;
-        else { (meta as Record<string, unknown>)[k] = v.meta[k]; (meta.replaced ??= []).push(k); }
-      } else (meta as Record<string, unknown>)[k] = v.meta[k];
-    }
+    const was = prev.meta;
+    const now = v.meta;
+    if (now.toolName !== undefined && now.toolName !== was.toolName) meta.toolName = now.toolName;
+    if (now.kind !== undefined && now.kind !== was.kind) meta.kind = now.kind;
+    if (now.state !== undefined && now.state !== was.state) meta.state = now.state;
+    if (now.error !== undefined && !sameJson(was.error, now.error)) meta.error = now.error;
+    this.patchOn(meta, 'timing', was.timing, now.timing);
+    this.patchOn(meta, 'metadata', was.metadata, now.metadata);
     if (v.rawOutput !== undefined && !sameJson(prev.rawOutput, v.rawOutput)) { this.rawOutputOn(update, meta, v); changed = true; }
     this.errorOn(meta, v);
     const terminal = this.terminalMeta(id, prev, v);
@@ -186,6 +189,16 @@ export class AcpEncoder {
       changed = true;
     }
     return changed ? { sessionId, update } : undefined;
+  }
+
+  /** `meta[key]`: the changed sub-keys of `next` (decoding merges them into the previous value), or the whole of it, `replaced`. */
+  private patchOn(meta: AcpToolnormMeta, key: 'timing' | 'metadata', before: unknown, next: unknown): void {
+    if (next === undefined || next === before) return;
+    // The patch compares the values key by key, which is most of what sameJson would walk again.
+    const patch = metaPatch(before, next);
+    if ((before !== undefined && patch ? patchVerdict(patch) : undefined) ?? sameJson(before, next)) return;
+    if (patch) (meta as Record<string, unknown>)[key] = patch;
+    else { (meta as Record<string, unknown>)[key] = next; (meta.replaced ??= []).push(key); }
   }
 
   /** Frames for a part that just changed (streaming use: call after every reduced event). */
@@ -212,7 +225,8 @@ export class AcpEncoder {
       if (v.terminal) v.terminal = prev.view.terminal;
     }
     this.sent.set(record.id, { view: v, snapshotBytes, snapshotAt });
-    const frames = prev ? [this.delta(sessionId, record.id, prev.view, v)].filter((f): f is AcpFrame => f !== undefined) : [this.first(sessionId, part, v)];
+    const frame = prev ? this.delta(sessionId, record.id, prev.view, v) : this.first(sessionId, part, v);
+    const frames = frame ? [frame] : [];
     return this.withPlan(sessionId, part, frames);
   }
 
@@ -258,6 +272,21 @@ export class AcpEncoder {
 function statusOf(part: NormalizedToolPart): AcpToolCall['status'] {
   if ((part.state === 'started' || part.state === 'running') && part.metadata?.approval?.state === 'pending') return 'pending';
   return ACP_STATUS_OF[part.state];
+}
+
+/**
+ * What a patch of a previous value (see metaPatch) proves about the value's JSON: the same when
+ * empty (same keys in the same order, each value the same JSON), changed when it has a key JSON
+ * writes (one the previous value did not write the same), else nothing (undefined: sameJson decides).
+ */
+function patchVerdict(patch: Record<string, unknown>): boolean | undefined {
+  let same = true;
+  for (const k in patch) {
+    const x = patch[k];
+    if (x === undefined || typeof x === 'function' || typeof x === 'symbol') return undefined;
+    same = false;
+  }
+  return same;
 }
 
 function cwdOf(part: NormalizedToolPart): string | undefined {

@@ -56,8 +56,13 @@ const FORMS_OF_PATH: Record<string, string[]> = {
   'structured.file.content': ['numbered'],
   'structured.content': ['block'],
 };
-const FORM_OF_PATH: Record<string, string> = Object.fromEntries(Object.entries(FORMS_OF_PATH).map(([k, v]) => [k, v[0]!]));
 const formsOf = (path: string) => FORMS_OF_PATH[path] ?? ['same'];
+/**
+ * The forms of `structured.<key>` by key, for elideOutput, which looks at every key of every
+ * output: a lookup by the key itself, not by a path string built for each.
+ */
+const FORMS_OF_STRUCTURED = new Map(Object.entries(FORMS_OF_PATH).filter(([p]) => /^structured\.[^.]+$/.test(p)).map(([p, forms]) => [p.slice('structured.'.length), forms]));
+const SAME_FORM = ['same'];
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const sameValue = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
@@ -135,14 +140,14 @@ export function elideOutput(raw: unknown, shown: string | undefined, input?: unk
         index++;
         if (dropStructured.has(k)) continue;
         const v = structured[k];
-        const path = `structured.${k}`;
-        if (typeof v !== 'string' && !FORM_OF_PATH[path]) continue;
+        const known = FORMS_OF_STRUCTURED.get(k);
+        if (typeof v !== 'string' && !known) continue;
         if (!IDENT.test(k)) continue;
-        const forms = formsOf(path);
+        const forms = known ?? SAME_FORM;
         const form = forms.find((f) => derivesTo(f, v, shown));
         if (form === undefined) continue;
         dropStructured.add(k);
-        elided.push(`${path}${form === forms[0] ? '' : `~${form}`}${index ? `@${index}` : ''}`);
+        elided.push(`structured.${k}${form === forms[0] ? '' : `~${form}`}${index ? `@${index}` : ''}`);
       }
       const file = obj(structured.file);
       if (file && !dropStructured.has('file') && typeof file.content === 'string' && derivesTo('numbered', file.content, shown)) {

@@ -4,7 +4,7 @@ import { issuesOfAcpSessionUpdateParams, type NormalizedToolPart } from '../../s
 import { AcpEncoder, encodeParts } from '../../src/acp/encoder.js';
 import { decodeFrames } from '../../src/acp/decode.js';
 import { reduce } from '../../src/events/reducer.js';
-import { emptySessionState } from '../../src/events/state.js';
+import { emptySessionState, type PartRecord } from '../../src/events/state.js';
 import { officialAcpErrors } from '../helpers/acp-schema.js';
 import { json, part } from '../helpers/arbitraries.js';
 import { metaPatch } from '../../src/acp/wire.js';
@@ -86,6 +86,23 @@ describe('each byte once on the wire', () => {
     const read = { ...p, id: 'r', name: 'Read', kind: 'file_read', title: 'Read a', input: { file_path: '/w/a' } } as NormalizedToolPart;
     const rf = checked(encodeParts('s', [read], { terminal: true })) as { update: Record<string, unknown> }[];
     expect(rf[1]!.update.content).toEqual([{ type: 'content', content: { type: 'text', text: STDOUT } }]);
+  });
+
+  it('metadata updates: a key JSON leaves out (undefined) makes no frame, a changed key travels alone', () => {
+    const enc = new AcpEncoder();
+    const state = reduce(emptySessionState(), { type: 'tool.started', sessionId: 's', partId: 'p', source: { provider: 'executor' }, at: 0, name: 'Bash', kind: 'bash', title: 'Build', input: { command: 'make' }, metadata: { cwd: '/w' } });
+    const r = state.parts.get('p')!;
+    const { provider } = r.metadata;
+    const send = (metadata: Record<string, unknown>) => enc.onPart('s', { ...r, metadata } as PartRecord) as { update: { _meta?: unknown } }[];
+    expect(send({ provider, cwd: '/w' })).toHaveLength(1);
+    expect(send({ provider, cwd: '/w', gone: undefined })).toEqual([]);
+    expect(send({ provider, cwd: '/w' })).toEqual([]);
+    expect(send({ provider, cwd: '/x' }).map((f) => f.update._meta)).toEqual([{ toolnorm: { metadata: { cwd: '/x' } } }]);
+    // Another key order, but only by a key JSON leaves out: the same JSON.
+    expect(send({ gone: undefined, provider, cwd: '/x' })).toEqual([]);
+    // Keys in another order than the last sent (`gone` came first) cannot merge: sent whole.
+    expect(send({ provider, cwd: '/x', added: 1 }).map((f) => f.update._meta)).toEqual([{ toolnorm: { metadata: { provider, cwd: '/x', added: 1 }, replaced: ['metadata'] } }]);
+    expect(send({ provider, cwd: '/x', added: 2 }).map((f) => f.update._meta)).toEqual([{ toolnorm: { metadata: { added: 2 } } }]);
   });
 
   it('terminal option while streaming: snapshots replace the terminal data, the final output replaces the last snapshot', () => {

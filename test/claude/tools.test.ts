@@ -62,6 +62,17 @@ describe('tool table', () => {
     expect(identify('Agent', { description: 'Inspect files', prompt: '…' }, ctx).title).toBe('Inspect files');
   });
 
+  it('a remembered command title is the one of its own cwd, and stays right after the memory is cleared', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(commandItemTitle('cat /repo/src/a.ts', '/repo')).toBe('Reading src/a.ts');
+      expect(commandItemTitle('cat /repo/src/a.ts', '/other')).toBe('Reading /repo/src/a.ts');
+      expect(commandItemTitle('cat /repo/src/a.ts', undefined)).toBe('Reading /repo/src/a.ts');
+      expect(commandItemTitle('cat /repo/src/a.ts', '/repo')).toBe('Reading src/a.ts');
+      // More distinct commands than are remembered.
+      for (let i = 0; i < 600; i++) expect(commandItemTitle(`cat /repo/f${i}`, '/repo')).toBe(`Reading f${i}`);
+    }
+  });
+
   it('titles Bash with its command by the shared rule, never with its description; a long command is cut at 80 characters', () => {
     // The description would have been the title before; now the command is, parsed like Codex's.
     expect(identify('Bash', { command: 'ls', description: 'List files' }, ctx).title).toBe('Listing files');

@@ -34,10 +34,14 @@ const STATE_BY_DECISION: Readonly<Record<string, ApprovalState>> = {
 const own = (table: Readonly<Record<string, string>>, key: string | undefined): string | undefined =>
   key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
 
+// Runs for nearly every result (its permission decision): one pass, and no object unless a field is set.
 function detailOf(fields: Obj): Obj | undefined {
-  const detail: Obj = {};
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined && v !== '') detail[k] = v;
-  return Object.keys(detail).length ? detail : undefined;
+  let detail: Obj | undefined;
+  for (const k in fields) {
+    const v = fields[k];
+    if (v !== undefined && v !== '') (detail ??= {})[k] = v;
+  }
+  return detail;
 }
 
 function approval(state: ApprovalState, source: string, at: number | undefined, reason: string | undefined, detail: Obj): ToolApproval {

@@ -36,10 +36,32 @@ function actionTitle(a: ParsedAction & { name?: string }, cwd?: string): string 
  * is kept in metadata but does not make the title: exec lines do not carry it, and one command
  * gets one title in every form.
  */
-// A call is titled on each sighting (started, updated, completed) with the same command.
+// A call is titled on each sighting (started, updated, completed) with the same command, and a
+// session runs the same short commands again and again (`ls`, `git status`, `npm test`): titles
+// of short commands are remembered by cwd and command, the last TITLES_KEPT. A long script is
+// parsed each time rather than held.
 let lastTitle: { command: unknown; cwd: string | undefined; title: string } | undefined;
+const TITLES_KEPT = 500;
+const KEPT_COMMAND_LENGTH = 500;
+let titles = new Map<string | undefined, Map<string, string>>();
+let titlesKept = 0;
 
 export function commandItemTitle(command: unknown, cwd?: string): string {
+  if (typeof command === 'string' && command.length <= KEPT_COMMAND_LENGTH) {
+    let known = titles.get(cwd);
+    const title = known?.get(command);
+    if (title !== undefined) return title;
+    if (titlesKept >= TITLES_KEPT) {
+      titles = new Map();
+      titlesKept = 0;
+      known = undefined;
+    }
+    if (!known) titles.set(cwd, (known = new Map()));
+    const made = commandTitleOf(command, cwd);
+    known.set(command, made);
+    titlesKept++;
+    return made;
+  }
   if (lastTitle && lastTitle.cwd === cwd && (lastTitle.command === command || (typeof command === 'string' && command === lastTitle.command))) return lastTitle.title;
   const title = commandTitleOf(command, cwd);
   lastTitle = { command, cwd, title };

@@ -70,10 +70,24 @@ export function knownMcpTools(): string[] {
 /** Action text for an MCP call; never the raw `mcp__server__tool` name. */
 export function mcpTitle(server: string, tool: string, args: unknown): string {
   const a = (args && typeof args === 'object' ? args : {}) as Args;
-  const rule = custom.get(`${server}/${tool}`) ?? custom.get(tool) ?? BUILTIN[tool];
+  // Most runs register no rule: no key is built for an empty registry.
+  const rule = (custom.size !== 0 ? custom.get(`${server}/${tool}`) ?? custom.get(tool) : undefined) ?? BUILTIN[tool];
   const t = rule?.(a, { server, tool });
   if (t && t.trim()) return t.trim();
-  return `${capitalize(words(tool)) || tool} (${server})`;
+  return `${toolWords(tool)} (${server})`;
+}
+
+/** A tool name's readable words, remembered: a session calls the same few MCP tools again and again. */
+const TOOL_WORDS = new Map<string, string>();
+const TOOL_WORDS_KEPT = 1_000;
+function toolWords(tool: string): string {
+  let w = TOOL_WORDS.get(tool);
+  if (w === undefined) {
+    w = capitalize(words(tool)) || tool;
+    if (TOOL_WORDS.size >= TOOL_WORDS_KEPT) TOOL_WORDS.clear();
+    TOOL_WORDS.set(tool, w);
+  }
+  return w;
 }
 
 const BROWSER_SERVER = /browser|playwright|puppeteer|chrome|devtools|selenium/i;

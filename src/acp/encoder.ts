@@ -56,7 +56,6 @@ interface Sent {
   snapshotAt?: number;
 }
 
-
 export class AcpEncoder {
   /**
    * What was last sent per part, until the part is final. An OwnedMap, not a Map: under constant
